@@ -1,0 +1,453 @@
+//! catalog.v1 documents → one immutable, validated, hashed [`Catalog`] snapshot.
+//!
+//! **Invariants**
+//! - Immutable after [`Catalog::build`]; tools are stored sorted by canonical path and
+//!   addressed by a dense [`ToolId`] (never serialized).
+//! - `source_hash` / `surface_hash` do not depend on file order, product order, tool order,
+//!   JSON key order or whitespace (formats.md §5.1).
+//! - Identity keys (canonical paths; CLI paths, primary CLI paths and aliases in their
+//!   collapsed form) are unique across the catalog, or the build fails (`invalid_catalog`,
+//!   exit 5). The identity table is built here, once, and never changes.
+
+use std::collections::BTreeMap;
+
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Reason, Result};
+use crate::json::parse_strict;
+use crate::wire::{self, CatalogDocument, Effect};
+
+/// Dense index of a tool in [`Catalog::tools`] (sorted by canonical path).
+pub type ToolId = u32;
+
+/// One catalog source: a name for error messages and its JSON text.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    pub name: String,
+    pub text: String,
+}
+
+/// A product of the snapshot (without its tools).
+#[derive(Debug, Clone)]
+pub struct ProductInfo {
+    pub id: String,
+    pub name: Option<String>,
+}
+
+/// A tool of the snapshot: its catalog.v1 definition plus the product it belongs to.
+#[derive(Debug, Clone)]
+pub struct ToolEntry {
+    pub product_id: String,
+    pub product_name: Option<String>,
+    pub def: wire::Tool,
+}
+
+impl ToolEntry {
+    /// Returns true if and only if an agent may execute the tool (`availability` absent or
+    /// `"available"`).
+    pub fn is_available(&self) -> bool {
+        self.def
+            .availability
+            .as_deref()
+            .is_none_or(|a| a == "available")
+    }
+
+    pub fn effect(&self) -> Option<Effect> {
+        self.def.effect
+    }
+
+    /// The CLI path shown in references: `primary_cli_path`, else `cli_path`.
+    pub fn primary_cli_path(&self) -> Option<&str> {
+        self.def
+            .primary_cli_path
+            .as_deref()
+            .or(self.def.cli_path.as_deref())
+    }
+}
+
+/// The immutable snapshot every request runs against.
+#[derive(Debug)]
+pub struct Catalog {
+    products: Vec<ProductInfo>,
+    tools: Vec<ToolEntry>,
+    source_hash: String,
+    surface_hash: String,
+    canonical_keys: BTreeMap<String, ToolId>,
+    cli_keys: BTreeMap<String, ToolId>,
+}
+
+impl Catalog {
+    /// Parses and validates catalog.v1 sources and builds the snapshot.
+    ///
+    /// # Errors
+    /// `invalid_catalog` for any malformed document, grammar violation, duplicate or
+    /// colliding identity.
+    pub fn build(sources: &[SourceFile]) -> Result<Catalog> {
+        if sources.is_empty() {
+            return Err(invalid("no catalog.v1 documents found"));
+        }
+        let mut products: BTreeMap<String, (wire::Product, String)> = BTreeMap::new();
+        for source in sources {
+            let document: CatalogDocument =
+                parse_strict(&source.text).map_err(|e| invalid(format!("{}: {e}", source.name)))?;
+            if document.version != wire::CATALOG_VERSION {
+                return Err(invalid(format!(
+                    "{}: version must be \"{}\", found {:?}",
+                    source.name,
+                    wire::CATALOG_VERSION,
+                    document.version
+                )));
+            }
+            for product in document.products {
+                if let Some((_, first)) = products.get(&product.id) {
+                    return Err(invalid(format!(
+                        "{}: product `{}` is already defined in {first}",
+                        source.name, product.id
+                    )));
+                }
+                products.insert(product.id.clone(), (product, source.name.clone()));
+            }
+        }
+        let products: Vec<wire::Product> = products.into_values().map(|(p, _)| p).collect();
+        Catalog::from_products(products)
+    }
+
+    fn from_products(mut products: Vec<wire::Product>) -> Result<Catalog> {
+        products.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut tools = Vec::new();
+        for product in &mut products {
+            validate_product(product)?;
+            product
+                .tools
+                .sort_by(|a, b| a.canonical_path.cmp(&b.canonical_path));
+            for tool in &product.tools {
+                tools.push(ToolEntry {
+                    product_id: product.id.clone(),
+                    product_name: product.name.clone(),
+                    def: tool.clone(),
+                });
+            }
+        }
+        if tools.is_empty() {
+            return Err(invalid("the catalog has no tools"));
+        }
+        tools.sort_by(|a, b| a.def.canonical_path.cmp(&b.def.canonical_path));
+        if tools.len() > ToolId::MAX as usize {
+            return Err(invalid("too many tools"));
+        }
+
+        let mut canonical_keys = BTreeMap::new();
+        let mut cli_keys: BTreeMap<String, ToolId> = BTreeMap::new();
+        for (tool_idx, tool) in tools.iter().enumerate() {
+            let tool_id = tool_idx as ToolId;
+            let canonical = &tool.def.canonical_path;
+            if canonical_keys.insert(canonical.clone(), tool_id).is_some() {
+                return Err(invalid(format!(
+                    "canonical path `{canonical}` is defined twice"
+                )));
+            }
+            let cli_forms = tool
+                .def
+                .cli_path
+                .iter()
+                .chain(tool.def.primary_cli_path.iter())
+                .chain(tool.def.aliases.iter());
+            for cli in cli_forms {
+                let key = cli_key(cli);
+                if key.is_empty() {
+                    return Err(invalid(format!(
+                        "{canonical}: CLI path `{cli}` is empty without its `dws` prefix"
+                    )));
+                }
+                if let Some(&other) = cli_keys.get(&key) {
+                    if other != tool_id {
+                        return Err(invalid(format!(
+                            "CLI path or alias `{key}` names both `{}` and `{canonical}`",
+                            tools[other as usize].def.canonical_path
+                        )));
+                    }
+                }
+                cli_keys.insert(key, tool_id);
+            }
+        }
+
+        let source_hash = hash_source(&products)?;
+        let surface_hash = hash_surface(&products)?;
+        let products = products
+            .into_iter()
+            .map(|p| ProductInfo {
+                id: p.id,
+                name: p.name,
+            })
+            .collect();
+        Ok(Catalog {
+            products,
+            tools,
+            source_hash,
+            surface_hash,
+            canonical_keys,
+            cli_keys,
+        })
+    }
+
+    pub fn tools(&self) -> &[ToolEntry] {
+        &self.tools
+    }
+
+    pub fn tool(&self, tool_id: ToolId) -> &ToolEntry {
+        &self.tools[tool_id as usize]
+    }
+
+    pub fn products(&self) -> &[ProductInfo] {
+        &self.products
+    }
+
+    /// Returns true if and only if a product with this id exists.
+    pub fn has_product(&self, product_id: &str) -> bool {
+        self.products
+            .binary_search_by(|p| p.id.as_str().cmp(product_id))
+            .is_ok()
+    }
+
+    pub fn source_hash(&self) -> &str {
+        &self.source_hash
+    }
+
+    pub fn surface_hash(&self) -> &str {
+        &self.surface_hash
+    }
+
+    pub fn version(&self) -> wire::CatalogVersion {
+        wire::CatalogVersion {
+            source_hash: self.source_hash.clone(),
+            surface_hash: self.surface_hash.clone(),
+        }
+    }
+
+    /// The tool whose canonical path is exactly `key`.
+    pub fn by_canonical(&self, key: &str) -> Option<ToolId> {
+        self.canonical_keys.get(key).copied()
+    }
+
+    /// The tool whose collapsed CLI path, primary CLI path or alias is exactly `key`
+    /// (already in [`cli_key`] form).
+    pub fn by_cli_key(&self, key: &str) -> Option<ToolId> {
+        self.cli_keys.get(key).copied()
+    }
+
+    /// Every identity key with its tool, canonical keys first (for tests and lint).
+    pub fn identity_keys(&self) -> impl Iterator<Item = (&str, ToolId)> {
+        self.canonical_keys
+            .iter()
+            .chain(self.cli_keys.iter())
+            .map(|(k, &v)| (k.as_str(), v))
+    }
+}
+
+/// The collapsed form of a CLI path: whitespace runs become one space, a leading `dws`
+/// token is dropped.
+pub fn cli_key(path: &str) -> String {
+    let mut tokens: Vec<&str> = path.split_whitespace().collect();
+    if tokens.first() == Some(&"dws") {
+        tokens.remove(0);
+    }
+    tokens.join(" ")
+}
+
+fn invalid(message: impl Into<String>) -> Error {
+    Error::new(Reason::InvalidCatalog, message)
+}
+
+fn is_id(text: &str, extra: &[char]) -> bool {
+    let mut chars = text.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || extra.contains(&c))
+}
+
+/// Returns true if and only if `path` is tokens of `[A-Za-z0-9][A-Za-z0-9_-]*` joined by single spaces.
+fn is_cli_path(path: &str) -> bool {
+    path.split(' ').all(|token| is_id(token, &[]))
+}
+
+fn validate_product(product: &wire::Product) -> Result<()> {
+    if !is_id(&product.id, &[]) {
+        return Err(invalid(format!(
+            "product id `{}` does not match ^[A-Za-z0-9][A-Za-z0-9_-]*$",
+            product.id
+        )));
+    }
+    for tool in &product.tools {
+        let canonical = &tool.canonical_path;
+        if !is_id(&tool.name, &['.']) {
+            return Err(invalid(format!(
+                "{canonical}: name `{}` does not match ^[A-Za-z0-9][A-Za-z0-9_.-]*$",
+                tool.name
+            )));
+        }
+        if *canonical != format!("{}.{}", product.id, tool.name) {
+            return Err(invalid(format!(
+                "{canonical}: canonical_path must be `{}.{}`",
+                product.id, tool.name
+            )));
+        }
+        let paths = tool
+            .cli_path
+            .iter()
+            .chain(tool.primary_cli_path.iter())
+            .chain(tool.aliases.iter());
+        for path in paths {
+            if !is_cli_path(path) {
+                return Err(invalid(format!(
+                    "{canonical}: CLI path or alias `{path}` must be tokens [A-Za-z0-9][A-Za-z0-9_-]* separated by single spaces"
+                )));
+            }
+        }
+        for flag in tool.parameters.keys() {
+            if !is_id(flag, &['.']) {
+                return Err(invalid(format!(
+                    "{canonical}: parameter flag `{flag}` is not a valid flag name"
+                )));
+            }
+        }
+        if tool.availability.as_deref() == Some("") {
+            return Err(invalid(format!(
+                "{canonical}: availability must not be empty"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut out = String::with_capacity(7 + 64);
+    out.push_str("sha256:");
+    for byte in digest.iter() {
+        out.push(char::from_digit(u32::from(byte >> 4), 16).unwrap_or('0'));
+        out.push(char::from_digit(u32::from(byte & 0xf), 16).unwrap_or('0'));
+    }
+    out
+}
+
+/// Returns true if and only if `hash` is `sha256:` followed by 64 lowercase hex digits.
+pub fn is_well_formed_hash(hash: &str) -> bool {
+    hash.strip_prefix("sha256:").is_some_and(|hex| {
+        hex.len() == 64
+            && hex
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    })
+}
+
+fn encoding_failed(e: serde_json::Error) -> Error {
+    invalid(format!("cannot encode the catalog for hashing: {e}"))
+}
+
+/// sha256 of the canonical JSON of the whole catalog: products sorted by id, tools by
+/// canonical path, object keys sorted (serde_json's `Value` maps are ordered), no whitespace.
+fn hash_source(products: &[wire::Product]) -> Result<String> {
+    let document = CatalogDocument {
+        version: wire::CATALOG_VERSION.to_string(),
+        products: products.to_vec(),
+    };
+    let value = serde_json::to_value(&document).map_err(encoding_failed)?;
+    let bytes = serde_json::to_vec(&value).map_err(encoding_failed)?;
+    Ok(sha256_hex(&bytes))
+}
+
+/// sha256 of the identity surface only: product ids and, per tool, canonical path, CLI path,
+/// primary CLI path and sorted aliases.
+fn hash_surface(products: &[wire::Product]) -> Result<String> {
+    let mut surface = Vec::new();
+    for product in products {
+        let mut tools = Vec::new();
+        for tool in &product.tools {
+            let mut aliases = tool.aliases.clone();
+            aliases.sort();
+            tools.push(serde_json::json!([
+                tool.canonical_path,
+                tool.cli_path,
+                tool.primary_cli_path,
+                aliases
+            ]));
+        }
+        surface.push(serde_json::json!([product.id, tools]));
+    }
+    let bytes = serde_json::to_vec(&surface).map_err(encoding_failed)?;
+    Ok(sha256_hex(&bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(text: &str) -> Vec<SourceFile> {
+        vec![SourceFile {
+            name: "test.json".into(),
+            text: text.into(),
+        }]
+    }
+
+    const TWO_TOOLS: &str = r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
+        {"canonical_path":"p.a","name":"a","cli_path":"p a","aliases":["p x"]},
+        {"canonical_path":"p.b","name":"b","cli_path":"p b","description":"B"}]}]}"#;
+
+    #[test]
+    fn cli_key_collapses_whitespace_and_dws() {
+        assert_eq!(cli_key("  dws   chat  send "), "chat send");
+        assert_eq!(cli_key("chat dws"), "chat dws");
+        assert_eq!(cli_key("dws"), "");
+    }
+
+    #[test]
+    fn invariant_hashes_ignore_order_and_whitespace() {
+        let a = Catalog::build(&source(TWO_TOOLS)).unwrap();
+        let reordered = r#"{"products":[{"tools":[{"description":"B","name":"b","cli_path":"p b","canonical_path":"p.b"},
+            {"aliases":["p x"],"name":"a","canonical_path":"p.a","cli_path":"p a"}],"id":"p"}],"version":"catalog.v1"}"#;
+        let b = Catalog::build(&source(reordered)).unwrap();
+        assert_eq!(a.source_hash(), b.source_hash());
+        assert_eq!(a.surface_hash(), b.surface_hash());
+        assert!(is_well_formed_hash(a.source_hash()));
+    }
+
+    #[test]
+    fn content_changes_source_hash_only() {
+        let a = Catalog::build(&source(TWO_TOOLS)).unwrap();
+        let b = Catalog::build(&source(&TWO_TOOLS.replace("\"B\"", "\"C\""))).unwrap();
+        assert_ne!(a.source_hash(), b.source_hash());
+        assert_eq!(a.surface_hash(), b.surface_hash());
+        let c = Catalog::build(&source(&TWO_TOOLS.replace("p x", "p y"))).unwrap();
+        assert_ne!(a.surface_hash(), c.surface_hash());
+    }
+
+    #[test]
+    fn corrupt_catalogs_fail_closed() {
+        for (text, needle) in [
+            (TWO_TOOLS.replace("p x", "p b"), "names both"),
+            (
+                TWO_TOOLS.replace("\"p.b\"", "\"p.a\""),
+                "canonical_path must be",
+            ),
+            (
+                TWO_TOOLS.replace("\"name\":\"b\"", "\"name\":\"b\",\"bogus\":1"),
+                "unknown field",
+            ),
+            (TWO_TOOLS.replace("\"p b\"", "\"p  b\""), "single spaces"),
+            (
+                TWO_TOOLS.replace("catalog.v1", "catalog.v2"),
+                "version must be",
+            ),
+            (
+                TWO_TOOLS.replace(
+                    "\"description\":\"B\"",
+                    "\"description\":\"B\",\"description\":\"C\"",
+                ),
+                "duplicate",
+            ),
+        ] {
+            let err = Catalog::build(&source(&text)).unwrap_err();
+            assert_eq!(err.reason, Reason::InvalidCatalog);
+            assert!(err.message.contains(needle), "{needle}: {}", err.message);
+        }
+    }
+}

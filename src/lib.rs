@@ -1,0 +1,134 @@
+//! toolsearch: exact, deterministic tool search over a hashed command catalog.
+//!
+//! The pipeline is plain functions over plain data (see docs/ARCHITECTURE.md):
+//! request bytes → [`request`] validation → [`search::search`] (exact guard → [`filter`] →
+//! [`retrieve`]) → [`respond::render`] → response bytes. [`inspect::inspect`] answers
+//! `schema-inspect.v1`. [`Engine`] bundles one immutable [`catalog::Catalog`] snapshot with
+//! its retriever, built once per process.
+
+pub mod catalog;
+pub mod cli;
+pub mod error;
+pub mod eval;
+pub mod filter;
+pub mod inspect;
+pub mod json;
+pub mod limits;
+pub mod request;
+pub mod respond;
+pub mod retrieve;
+pub mod search;
+pub mod text;
+pub mod wire;
+
+use std::sync::OnceLock;
+
+use catalog::{Catalog, SourceFile};
+use error::{Error, Reason, Result};
+use retrieve::Retriever;
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/embedded_catalog.rs"));
+}
+
+/// The catalog compiled into the binary from the repository's `catalog/` directory.
+pub fn embedded_sources() -> Vec<SourceFile> {
+    embedded::EMBEDDED_CATALOG
+        .iter()
+        .map(|(name, text)| SourceFile {
+            name: format!("<embedded>/{name}"),
+            text: (*text).to_string(),
+        })
+        .collect()
+}
+
+/// A catalog snapshot plus its retriever (built on first use, so `inspect` never pays for
+/// an index).
+pub struct Engine {
+    catalog: Catalog,
+    retriever_name: &'static str,
+    retriever: OnceLock<Box<dyn Retriever>>,
+}
+
+impl Engine {
+    /// # Errors
+    /// `unknown_retriever` for a name not in [`retrieve::RETRIEVERS`].
+    pub fn new(catalog: Catalog, retriever_name: &str) -> Result<Engine> {
+        let retriever_name = retrieve::RETRIEVERS
+            .iter()
+            .copied()
+            .find(|n| *n == retriever_name)
+            .ok_or_else(|| {
+                Error::new(
+                    Reason::UnknownRetriever,
+                    format!(
+                        "unknown retriever `{retriever_name}`; known: {}",
+                        retrieve::RETRIEVERS.join(", ")
+                    ),
+                )
+            })?;
+        Ok(Engine {
+            catalog,
+            retriever_name,
+            retriever: OnceLock::new(),
+        })
+    }
+
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    pub fn retriever(&self) -> &dyn Retriever {
+        self.retriever
+            .get_or_init(|| {
+                retrieve::build(self.retriever_name, &self.catalog)
+                    .unwrap_or_else(|| unreachable_retriever(self.retriever_name))
+            })
+            .as_ref()
+    }
+
+    /// The full answer to one `tool-search.v1` request document: the response line.
+    ///
+    /// # Errors
+    /// Every validation reason of the contract.
+    pub fn search_bytes(&self, request: &[u8], explain: bool) -> Result<String> {
+        let wire_request: wire::SearchRequest = request::parse_document(request)?;
+        self.search_request(&wire_request, explain)
+    }
+
+    /// Validates and answers a parsed request.
+    ///
+    /// # Errors
+    /// Every validation reason from `unsupported_version` on.
+    pub fn search_request(
+        &self,
+        wire_request: &wire::SearchRequest,
+        explain: bool,
+    ) -> Result<String> {
+        let validated = request::validate_search(wire_request, &self.catalog)?;
+        let outcome = search::search(&self.catalog, self.retriever(), &validated);
+        respond::render(&self.catalog, &outcome, explain)
+    }
+
+    /// The full answer to one `schema-inspect.v1` request document: the response line.
+    ///
+    /// # Errors
+    /// Inspect's validation reasons, `catalog_changed`, `unknown_tool`.
+    pub fn inspect_bytes(&self, request: &[u8]) -> Result<String> {
+        let wire_request: wire::InspectRequest = request::parse_document(request)?;
+        self.inspect_request(&wire_request)
+    }
+
+    /// # Errors
+    /// As [`Engine::inspect_bytes`].
+    pub fn inspect_request(&self, wire_request: &wire::InspectRequest) -> Result<String> {
+        let validated = request::validate_inspect(wire_request)?;
+        let response = inspect::inspect(&self.catalog, &validated)?;
+        respond::encode_line(&response)
+    }
+}
+
+/// `Engine::new` checked the name against the registry that `retrieve::build` matches on.
+fn unreachable_retriever(name: &str) -> Box<dyn Retriever> {
+    panic!("retriever `{name}` is registered but cannot be built")
+}

@@ -1,0 +1,414 @@
+//! The single analysis pipeline: how text becomes index terms, used identically for the
+//! catalog at index time and for the query at search time.
+//!
+//! Stages (in this order, each a small function):
+//! 1. **normalize** — NFKC (full-width letters and digits become ASCII), nothing else;
+//! 2. **segment** — split the normalized text into runs by script: Han runs, word runs
+//!    (letters, digits and the identifier connectors `_ . -` inside them), separators;
+//! 3. **word runs** — an identifier such as `chat.send_message` or `getWeather` is kept
+//!    whole *and* split on connectors and camelCase boundaries; every piece is lower-cased,
+//!    stop words dropped, and (optionally) plural `-s` stemmed;
+//! 4. **Han runs** — dictionary words (jieba, search mode, no HMM) and/or character
+//!    unigrams + overlapping bigrams, per [`HanMode`].
+//!
+//! **Invariant:** an [`Analyzer`] is a pure function of its [`AnalyzerConfig`] and the text;
+//! the same config gives the same terms in any process (no hashing, no clocks).
+
+use jieba_rs::Jieba;
+use unicode_normalization::UnicodeNormalization;
+
+/// How Han runs become terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HanMode {
+    /// Dictionary words from jieba's search mode (words and their in-dictionary parts).
+    Words,
+    /// Character unigrams plus overlapping bigrams (DWS's dictionary-free scheme).
+    Ngrams,
+    /// Both of the above.
+    WordsAndNgrams,
+}
+
+/// Every switch of the pipeline. Retrievers name a config; eval compares configs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnalyzerConfig {
+    pub han: HanMode,
+    /// Also emit the pieces of identifiers (`send_message` → `send`, `message`).
+    pub split_identifiers: bool,
+    /// Drop English and Chinese function words.
+    pub stop_words: bool,
+    /// Reduce English plurals (`messages` → `message`).
+    pub stem_plurals: bool,
+}
+
+impl AnalyzerConfig {
+    pub const DEFAULT: AnalyzerConfig = AnalyzerConfig {
+        han: HanMode::WordsAndNgrams,
+        split_identifiers: true,
+        stop_words: true,
+        stem_plurals: true,
+    };
+}
+
+/// The general Han dictionary: the 50,000 most frequent Han words of jieba's dictionary.
+const HAN_WORDS: &str = include_str!("text/han_words.txt");
+/// Workplace-suite words the general dictionary lacks.
+const DOMAIN_WORDS: &str = include_str!("text/domain_words.txt");
+
+/// A built pipeline. Build once per process; `terms` is cheap.
+pub struct Analyzer {
+    config: AnalyzerConfig,
+    jieba: Option<Jieba>,
+}
+
+impl std::fmt::Debug for Analyzer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Analyzer")
+            .field("config", &self.config)
+            .finish()
+    }
+}
+
+fn build_jieba() -> Jieba {
+    let mut jieba = Jieba::empty();
+    let mut dictionary = String::with_capacity(HAN_WORDS.len() + DOMAIN_WORDS.len());
+    dictionary.push_str(HAN_WORDS);
+    for line in DOMAIN_WORDS.lines() {
+        if !line.starts_with('#') && !line.trim().is_empty() {
+            dictionary.push_str(line);
+            dictionary.push('\n');
+        }
+    }
+    // The dictionary is compiled into the binary and checked by a unit test; a failure here
+    // would be a build defect, so fall back to an empty dictionary (n-grams still work).
+    if jieba.load_dict(&mut dictionary.as_bytes()).is_err() {
+        return Jieba::empty();
+    }
+    jieba
+}
+
+impl Analyzer {
+    pub fn new(config: AnalyzerConfig) -> Analyzer {
+        let jieba = match config.han {
+            HanMode::Ngrams => None,
+            HanMode::Words | HanMode::WordsAndNgrams => Some(build_jieba()),
+        };
+        Analyzer { config, jieba }
+    }
+
+    pub fn config(&self) -> AnalyzerConfig {
+        self.config
+    }
+
+    /// Appends the terms of `text` to `out` (with repetitions, in text order).
+    pub fn terms_into(&self, text: &str, out: &mut Vec<String>) {
+        let normalized = normalize(text);
+        for run in segment(&normalized) {
+            match run {
+                Run::Han(han) => self.han_terms(han, out),
+                Run::Word(word) => self.word_terms(word, out),
+            }
+        }
+    }
+
+    /// The terms of `text`.
+    pub fn terms(&self, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        self.terms_into(text, &mut out);
+        out
+    }
+
+    fn han_terms(&self, han: &str, out: &mut Vec<String>) {
+        let stop = self.config.stop_words;
+        if let Some(jieba) = &self.jieba {
+            for token in jieba.cut_for_search(han, false) {
+                if !(stop && HAN_STOP_WORDS.contains(&token.word)) {
+                    out.push(token.word.to_string());
+                }
+            }
+        }
+        if matches!(self.config.han, HanMode::Ngrams | HanMode::WordsAndNgrams) {
+            let chars: Vec<char> = han.chars().collect();
+            for (idx, ch) in chars.iter().enumerate() {
+                let mut unigram = [0u8; 4];
+                let unigram = ch.encode_utf8(&mut unigram);
+                if !(stop && HAN_STOP_CHARS.contains(ch)) {
+                    out.push(format!("#{unigram}"));
+                }
+                if let Some(next) = chars.get(idx + 1) {
+                    out.push(format!("#{ch}{next}"));
+                }
+            }
+        }
+    }
+
+    fn word_terms(&self, word: &str, out: &mut Vec<String>) {
+        let whole = word.to_lowercase();
+        let pieces = if self.config.split_identifiers {
+            identifier_pieces(word)
+        } else {
+            Vec::new()
+        };
+        let compound = pieces.len() > 1;
+        if compound || !self.is_stop(&whole) {
+            out.push(self.stem(whole));
+        }
+        if compound {
+            for piece in pieces {
+                let piece = piece.to_lowercase();
+                if !self.is_stop(&piece) {
+                    out.push(self.stem(piece));
+                }
+            }
+        }
+    }
+
+    fn is_stop(&self, word: &str) -> bool {
+        self.config.stop_words && ENGLISH_STOP_WORDS.binary_search(&word).is_ok()
+    }
+
+    fn stem(&self, word: String) -> String {
+        if self.config.stem_plurals {
+            stem_plural(word)
+        } else {
+            word
+        }
+    }
+}
+
+/// NFKC, the only normalization before segmentation (case is folded per piece later,
+/// after camelCase boundaries have been seen).
+pub fn normalize(text: &str) -> String {
+    text.nfkc().collect()
+}
+
+/// Returns true if and only if `ch` is a Han ideograph (CJK unified, extension A, compatibility).
+pub fn is_han(ch: char) -> bool {
+    matches!(ch as u32,
+        0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x2FA1F)
+}
+
+fn is_connector(ch: char) -> bool {
+    matches!(ch, '_' | '.' | '-')
+}
+
+fn is_word_char(ch: char) -> bool {
+    !is_han(ch) && ch.is_alphanumeric()
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Run<'a> {
+    Han(&'a str),
+    Word(&'a str),
+}
+
+/// Splits normalized text into Han runs and word runs; everything else separates.
+/// A connector belongs to a word run only between two word characters.
+fn segment(text: &str) -> Vec<Run<'_>> {
+    let mut runs = Vec::new();
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut idx = 0;
+    while idx < chars.len() {
+        let (start, ch) = chars[idx];
+        if is_han(ch) {
+            let mut end = idx + 1;
+            while end < chars.len() && is_han(chars[end].1) {
+                end += 1;
+            }
+            runs.push(Run::Han(&text[start..byte_at(&chars, end, text)]));
+            idx = end;
+        } else if is_word_char(ch) {
+            let mut end = idx + 1;
+            while end < chars.len() {
+                let c = chars[end].1;
+                if is_word_char(c) {
+                    end += 1;
+                } else if is_connector(c) && chars.get(end + 1).is_some_and(|n| is_word_char(n.1)) {
+                    end += 2;
+                } else {
+                    break;
+                }
+            }
+            runs.push(Run::Word(&text[start..byte_at(&chars, end, text)]));
+            idx = end;
+        } else {
+            idx += 1;
+        }
+    }
+    runs
+}
+
+fn byte_at(chars: &[(usize, char)], idx: usize, text: &str) -> usize {
+    chars.get(idx).map_or(text.len(), |c| c.0)
+}
+
+/// The pieces of an identifier: split on connectors, then at camelCase boundaries
+/// (`getHTTPResponse` → get, HTTP, Response) and letter/digit boundaries are kept together.
+fn identifier_pieces(word: &str) -> Vec<&str> {
+    let mut pieces = Vec::new();
+    for part in word.split(is_connector) {
+        if part.is_empty() {
+            continue;
+        }
+        let chars: Vec<(usize, char)> = part.char_indices().collect();
+        let mut start = 0;
+        for idx in 1..chars.len() {
+            let prev = chars[idx - 1].1;
+            let cur = chars[idx].1;
+            let next = chars.get(idx + 1).map(|c| c.1);
+            let lower_to_upper = prev.is_lowercase() && cur.is_uppercase();
+            let acronym_end =
+                prev.is_uppercase() && cur.is_uppercase() && next.is_some_and(|n| n.is_lowercase());
+            if lower_to_upper || acronym_end {
+                pieces.push(&part[chars[start].0..chars[idx].0]);
+                start = idx;
+            }
+        }
+        pieces.push(&part[chars[start].0..]);
+    }
+    pieces
+}
+
+/// Harman's S-stemmer: `-ies` → `-y`, `-es` → `-e` (not after a/e/o), `-s` → `` (not after u/s).
+fn stem_plural(word: String) -> String {
+    let len = word.len();
+    if len <= 3 || !word.is_ascii() || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return word;
+    }
+    if let Some(stem) = word.strip_suffix("ies") {
+        if !stem.ends_with(['e', 'a']) {
+            return format!("{stem}y");
+        }
+    }
+    if let Some(stem) = word.strip_suffix("es") {
+        if !stem.ends_with(['a', 'e', 'o']) {
+            return format!("{stem}e");
+        }
+    }
+    if word.ends_with('s') && !word.ends_with("us") && !word.ends_with("ss") {
+        return word[..len - 1].to_string();
+    }
+    word
+}
+
+/// English function words (sorted for binary search).
+const ENGLISH_STOP_WORDS: &[&str] = &[
+    "a", "about", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but",
+    "by", "can", "could", "do", "does", "for", "from", "had", "has", "have", "he", "her", "him",
+    "his", "how", "i", "if", "in", "into", "is", "it", "its", "just", "let", "me", "my", "of",
+    "on", "or", "our", "please", "she", "so", "some", "than", "that", "the", "their", "them",
+    "then", "there", "these", "they", "this", "those", "to", "us", "was", "we", "were", "what",
+    "when", "which", "who", "will", "with", "would", "you", "your",
+];
+
+/// Chinese function words dropped from dictionary segmentation.
+const HAN_STOP_WORDS: &[&str] = &[
+    "的", "了", "吗", "呢", "吧", "啊", "我", "你", "他", "她", "们", "我们", "帮", "帮我", "请",
+    "一下", "把", "给", "在", "是", "和", "与", "及", "或", "这", "那", "这个", "那个", "一个",
+    "能", "能否", "可以", "怎么", "如何", "什么", "哪些", "想", "要", "需要", "看看",
+];
+
+/// Single characters dropped from the unigram stream (their bigrams stay).
+const HAN_STOP_CHARS: &[char] = &[
+    '的', '了', '吗', '呢', '吧', '啊', '我', '你', '把', '给', '请', '是',
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(config: AnalyzerConfig, text: &str, expected: &str) {
+        let analyzer = Analyzer::new(config);
+        assert_eq!(analyzer.terms(text).join(" "), expected, "text: {text}");
+    }
+
+    const WORDS_ONLY: AnalyzerConfig = AnalyzerConfig {
+        han: HanMode::Words,
+        ..AnalyzerConfig::DEFAULT
+    };
+    const NGRAMS_ONLY: AnalyzerConfig = AnalyzerConfig {
+        han: HanMode::Ngrams,
+        ..AnalyzerConfig::DEFAULT
+    };
+
+    #[test]
+    fn identifiers_are_kept_whole_and_split() {
+        check(
+            NGRAMS_ONLY,
+            "chat.send_message",
+            "chat.send_message chat send message",
+        );
+        check(
+            NGRAMS_ONLY,
+            "getWeatherData",
+            "getweatherdata get weather data",
+        );
+        check(NGRAMS_ONLY, "MongoDBError", "mongodberror mongo db error");
+        check(
+            NGRAMS_ONLY,
+            "dws chat message-send",
+            "dws chat message-send message send",
+        );
+    }
+
+    #[test]
+    fn full_width_and_case_are_normalized() {
+        check(NGRAMS_ONLY, "ＣＨＡＴ Send", "chat send");
+    }
+
+    #[test]
+    fn stop_words_and_plurals() {
+        check(
+            NGRAMS_ONLY,
+            "Send the messages to groups",
+            "send message group",
+        );
+        check(NGRAMS_ONLY, "the_status", "the_status status");
+    }
+
+    #[test]
+    fn han_ngrams() {
+        check(NGRAMS_ONLY, "发送消息", "#发 #发送 #送 #送消 #消 #消息 #息");
+    }
+
+    #[test]
+    fn han_words_use_dictionary_and_domain_words() {
+        check(
+            WORDS_ONLY,
+            "帮我发一条钉钉群聊消息",
+            "发 一条 钉钉 群聊 消息",
+        );
+        check(WORDS_ONLY, "审批单", "审批 审批单");
+    }
+
+    #[test]
+    fn invariant_embedded_dictionaries_parse() {
+        let mut jieba = Jieba::empty();
+        assert!(jieba.load_dict(&mut HAN_WORDS.as_bytes()).is_ok());
+        let lines: Vec<&str> = DOMAIN_WORDS
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .collect();
+        assert!(lines.iter().all(|l| l
+            .split(' ')
+            .nth(1)
+            .is_some_and(|f| f.parse::<u32>().is_ok())));
+    }
+
+    #[test]
+    fn segmentation_never_panics_on_odd_text() {
+        let analyzer = Analyzer::new(AnalyzerConfig::DEFAULT);
+        for text in [
+            "",
+            "...",
+            "a.",
+            ".a",
+            "_-_",
+            "😀中文😀",
+            "\u{0}\u{7f}",
+            "ǅungla",
+            "ﬁle",
+        ] {
+            let _ = analyzer.terms(text);
+        }
+    }
+}

@@ -1,0 +1,568 @@
+//! Every document that crosses the process boundary: serde + schemars types, nothing else.
+//!
+//! This is the only module that derives `Serialize`, `Deserialize` or `JsonSchema`.
+//! Field order in the response structs is the wire order of the contract (serde keeps
+//! declaration order). Version strings are the constants below. The JSON Schemas under
+//! `schemas/` are generated from these types (`toolsearch` test `invariant_schemas_match_types`).
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, Serialize};
+
+pub const SEARCH_VERSION: &str = "tool-search.v1";
+pub const INSPECT_VERSION: &str = "schema-inspect.v1";
+pub const CATALOG_VERSION: &str = "catalog.v1";
+pub const QRELS_VERSION: &str = "tool-search-qrels.v1";
+pub const EVAL_VERSION: &str = "tool-search-eval.v1";
+
+/// Deserializes a present field; an explicit `null` is a type error (formats.md §5.2).
+fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(deserializer).map(Some)
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+// ---------------------------------------------------------------------------------------------
+// tool-search.v1
+
+/// A `tool-search.v1` request, as sent on stdin or as one `serve` line.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchRequest {
+    /// Exactly `"tool-search.v1"`.
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(with = "String")]
+    pub version: Option<String>,
+    /// Natural-language query or an exact identity (canonical path, CLI path, alias).
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(with = "String", length(max = 2048))]
+    pub query: Option<String>,
+    /// Up to 8 sub-queries of a multi-step task, each searched on its own and merged round-robin.
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(with = "Vec<String>")]
+    pub subqueries: Option<Vec<String>>,
+    /// Candidates to return, 1..=20 (0 = default 5).
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(with = "u32", range(max = 20))]
+    pub limit: Option<serde_json::Number>,
+    /// Hits retrieved per query before the cut, 1..=100 (0 = default 20).
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(with = "u32", range(max = 100))]
+    pub candidate_limit: Option<serde_json::Number>,
+    /// Only tools of these products.
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(with = "Vec<String>")]
+    pub product_ids: Option<Vec<String>>,
+    /// Only tools with one of these effects (`read`, `write`, `destructive`).
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(with = "Vec<String>")]
+    pub effects: Option<Vec<String>>,
+    /// Never return these canonical paths.
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(with = "Vec<String>")]
+    pub exclude_canonical: Option<Vec<String>>,
+}
+
+/// The hashes of the loaded catalog snapshot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CatalogVersion {
+    pub source_hash: String,
+    pub surface_hash: String,
+}
+
+/// A `tool-search.v1` response.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchResponse {
+    pub version: String,
+    pub catalog: CatalogVersion,
+    pub query: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(min = 1))]
+    pub subqueries: Vec<String>,
+    /// `exact_guard`, `exact_filtered`, a retriever name, `decomposed_round_robin` or
+    /// `decomposed_exact_filtered`.
+    pub strategy: String,
+    pub candidates: Vec<ToolReference>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_filtered: Option<ExactFiltered>,
+    #[serde(skip_serializing_if = "is_false")]
+    pub abstained: bool,
+    #[serde(skip_serializing_if = "is_false")]
+    pub weak_match: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    #[serde(skip_serializing_if = "is_false")]
+    pub truncated: bool,
+}
+
+/// A light reference to one tool: enough to choose, never enough to call (inspect first).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ToolReference {
+    pub canonical_path: String,
+    /// Omitted only for tools that have no CLI path (imported MCP/OpenAI tools).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub primary_cli_path: Option<String>,
+    pub product_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_summary: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Effect>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub risk: Option<Risk>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confirmation: Option<Confirmation>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idempotency: Option<Idempotency>,
+    #[schemars(range(min = 1))]
+    pub rank: u32,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub matched_fields: Vec<String>,
+    pub rank_sources: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub truncated_fields: Vec<String>,
+    /// Always `true`: search never authorizes a call.
+    pub requires_inspect: bool,
+    /// Only with `--explain`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_breakdown: Option<ScoreBreakdown>,
+}
+
+/// Why an exactly named tool was not returned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExactFiltered {
+    pub canonical_path: String,
+    /// `excluded`, `product_mismatch`, `effect_mismatch` or `unavailable`.
+    pub reason: String,
+}
+
+/// `--explain` only: the weighted BM25 contribution of each field and their sum.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreBreakdown {
+    pub total: f64,
+    pub fields: BTreeMap<String, f64>,
+    /// Multiplier applied after the field sum (1 unless a ranking rule such as the
+    /// `avoid_when` penalty fired).
+    pub multiplier: f64,
+}
+
+// ---------------------------------------------------------------------------------------------
+// schema-inspect.v1
+
+/// A `schema-inspect.v1` request.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InspectRequest {
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(with = "String")]
+    pub version: Option<String>,
+    /// Canonical path, CLI path or alias.
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(with = "String")]
+    pub canonical_path: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(with = "String")]
+    pub expected_source_hash: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    #[schemars(with = "String")]
+    pub expected_surface_hash: Option<String>,
+}
+
+/// A `schema-inspect.v1` response: the full contract of one tool.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InspectResponse {
+    pub version: String,
+    pub catalog: CatalogVersion,
+    pub tool_spec: ToolSpec,
+}
+
+/// Everything an agent needs to build a call, in catalog.v1 field names, plus `product_id`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ToolSpec {
+    pub product_id: String,
+    pub canonical_path: String,
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cli_path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub primary_cli_path: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub display: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_summary: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub parameters: BTreeMap<String, Parameter>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_schema: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Effect>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub risk: Option<Risk>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confirmation: Option<Confirmation>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idempotency: Option<Idempotency>,
+    /// `available`, or why the tool cannot be executed.
+    pub availability: String,
+    pub use_when: Vec<String>,
+    pub avoid_when: Vec<String>,
+    pub examples: Vec<String>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// error document
+
+/// The document written to stderr on any failure.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorDocument {
+    pub error: ErrorBody,
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorBody {
+    /// The process exit code: 3 validation, 5 internal, 6 discovery.
+    pub code: u8,
+    /// `validation`, `discovery` or `internal`.
+    pub category: String,
+    pub message: String,
+    pub reason: String,
+}
+
+// ---------------------------------------------------------------------------------------------
+// catalog.v1
+
+/// A `catalog.v1` document: products and their tools.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CatalogDocument {
+    /// Exactly `"catalog.v1"`.
+    pub version: String,
+    pub products: Vec<Product>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Product {
+    /// `^[A-Za-z0-9][A-Za-z0-9_-]*$`
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_summary: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub use_when: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub avoid_when: Vec<String>,
+    #[serde(default)]
+    pub tools: Vec<Tool>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Tool {
+    /// `<product id>.<name>`
+    pub canonical_path: String,
+    /// `^[A-Za-z0-9][A-Za-z0-9_.-]*$`
+    pub name: String,
+    /// Tokens `^[A-Za-z0-9][A-Za-z0-9_-]*$` separated by single spaces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cli_path: Option<String>,
+    /// Defaults to `cli_path`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub primary_cli_path: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_summary: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Keyed by CLI flag name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub parameters: BTreeMap<String, Parameter>,
+    /// A JSON Schema of the arguments (imported MCP / OpenAI tools).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_schema: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Effect>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub risk: Option<Risk>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirmation: Option<Confirmation>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotency: Option<Idempotency>,
+    /// `available` (the default); anything else means not executable by an agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub availability: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub use_when: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub avoid_when: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<String>,
+}
+
+/// One CLI flag of a tool.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Parameter {
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<bool>,
+    #[serde(default, rename = "enum", skip_serializing_if = "Option::is_none")]
+    pub enum_values: Option<Vec<serde_json::Value>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub example: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// RPC / JSON property name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub property: Option<String>,
+}
+
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Effect {
+    Read,
+    Write,
+    Destructive,
+}
+
+impl Effect {
+    pub const ALL: [Effect; 3] = [Effect::Read, Effect::Write, Effect::Destructive];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Effect::Read => "read",
+            Effect::Write => "write",
+            Effect::Destructive => "destructive",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Risk {
+    Low,
+    Medium,
+    High,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Confirmation {
+    NotRequired,
+    UserRequired,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Idempotency {
+    Idempotent,
+    NonIdempotent,
+    Unknown,
+}
+
+// ---------------------------------------------------------------------------------------------
+// tool-search-qrels.v1
+
+/// A judged query set.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct QrelsDocument {
+    /// Exactly `"tool-search-qrels.v1"`.
+    pub version: String,
+    pub cases: Vec<QrelsCase>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct QrelsCase {
+    pub id: String,
+    pub query: String,
+    /// Computed from the query when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<Language>,
+    #[serde(default)]
+    pub qrels: Vec<Judgement>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forbidden: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workflow: Option<Workflow>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<Expect>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filters: Option<CaseFilters>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct Judgement {
+    pub canonical: String,
+    /// 3 = the dedicated tool, 2 = a compatible entry point, 1 = partially useful.
+    pub relevance: u8,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct Workflow {
+    pub required: Vec<String>,
+    #[serde(default)]
+    pub subqueries: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct CaseFilters {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub product_ids: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exclude_canonical: Vec<String>,
+}
+
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Language {
+    ChineseOnly,
+    MixedChineseAscii,
+    English,
+}
+
+impl Language {
+    pub const ALL: [Language; 3] = [
+        Language::ChineseOnly,
+        Language::MixedChineseAscii,
+        Language::English,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Language::ChineseOnly => "chinese_only",
+            Language::MixedChineseAscii => "mixed_chinese_ascii",
+            Language::English => "english",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Expect {
+    Answer,
+    Abstain,
+}
+
+// ---------------------------------------------------------------------------------------------
+// tool-search-eval.v1
+
+/// The report of `toolsearch eval --json`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EvalReport {
+    pub version: String,
+    pub catalog: EvalCatalog,
+    pub retriever: String,
+    pub overall: Metrics,
+    pub slices: BTreeMap<String, Metrics>,
+    pub per_case: Vec<CaseResult>,
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EvalCatalog {
+    pub source_hash: String,
+    pub surface_hash: String,
+    pub tools: usize,
+}
+
+/// Metric values over a set of cases (formats.md §4 definitions).
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Metrics {
+    pub cases: usize,
+    #[serde(rename = "recall@1")]
+    pub recall_at_1: f64,
+    #[serde(rename = "recall@3")]
+    pub recall_at_3: f64,
+    #[serde(rename = "recall@5")]
+    pub recall_at_5: f64,
+    #[serde(rename = "recall@10")]
+    pub recall_at_10: f64,
+    #[serde(rename = "mrr@10")]
+    pub mrr_at_10: f64,
+    #[serde(rename = "ndcg@5")]
+    pub ndcg_at_5: f64,
+    #[serde(rename = "ndcg@10")]
+    pub ndcg_at_10: f64,
+    #[serde(rename = "forbidden@1")]
+    pub forbidden_at_1: f64,
+    #[serde(rename = "forbidden@5")]
+    pub forbidden_at_5: f64,
+    pub zero_result_rate: f64,
+    pub abstain_accuracy: f64,
+    #[serde(rename = "workflow_complete@5")]
+    pub workflow_complete_at_5: f64,
+    #[serde(rename = "workflow_recall@5")]
+    pub workflow_recall_at_5: f64,
+    /// Cases per kind behind the ratios above.
+    pub answerable_cases: usize,
+    pub forbidden_cases: usize,
+    pub abstain_cases: usize,
+    pub workflow_cases: usize,
+    /// Queries cut to the request limits before searching (overall only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated_queries: Option<usize>,
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CaseResult {
+    pub id: String,
+    pub language: Language,
+    /// 1-based rank of the first relevant tool in the returned list, if any.
+    pub rank_of_first_relevant: Option<usize>,
+    pub returned: Vec<String>,
+    pub strategy: String,
+    #[serde(skip_serializing_if = "is_false")]
+    pub abstained: bool,
+    #[serde(skip_serializing_if = "is_false")]
+    pub weak_match: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
