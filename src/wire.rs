@@ -85,22 +85,22 @@ pub struct SearchResponse {
     pub version: String,
     pub catalog: CatalogVersion,
     pub query: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(length(min = 1))]
     pub subqueries: Vec<String>,
     /// `exact_guard`, `exact_filtered`, a retriever name, `decomposed_round_robin` or
     /// `decomposed_exact_filtered`.
     pub strategy: String,
     pub candidates: Vec<ToolReference>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exact_filtered: Option<ExactFiltered>,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub abstained: bool,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub weak_match: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub truncated: bool,
 }
 
@@ -110,32 +110,32 @@ pub struct SearchResponse {
 pub struct ToolReference {
     pub canonical_path: String,
     /// Omitted only for tools that have no CLI path (imported MCP/OpenAI tools).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub primary_cli_path: Option<String>,
     pub product_id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_summary: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effect: Option<Effect>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub risk: Option<Risk>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confirmation: Option<Confirmation>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency: Option<Idempotency>,
     #[schemars(range(min = 1))]
     pub rank: u32,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub matched_fields: Vec<String>,
     pub rank_sources: Vec<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub truncated_fields: Vec<String>,
     /// Always `true`: search never authorizes a call.
     pub requires_inspect: bool,
     /// Only with `--explain`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score_breakdown: Option<ScoreBreakdown>,
 }
 
@@ -197,32 +197,32 @@ pub struct ToolSpec {
     pub product_id: String,
     pub canonical_path: String,
     pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cli_path: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub primary_cli_path: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub display: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_summary: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     pub parameters: BTreeMap<String, Parameter>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_schema: Option<serde_json::Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effect: Option<Effect>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub risk: Option<Risk>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confirmation: Option<Confirmation>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency: Option<Idempotency>,
     /// `available`, or why the tool cannot be executed.
     pub availability: String,
@@ -546,7 +546,7 @@ pub struct Metrics {
     pub abstain_cases: usize,
     pub workflow_cases: usize,
     /// Queries cut to the request limits before searching (overall only).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub truncated_queries: Option<usize>,
 }
 
@@ -559,10 +559,45 @@ pub struct CaseResult {
     pub rank_of_first_relevant: Option<usize>,
     pub returned: Vec<String>,
     pub strategy: String,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub abstained: bool,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub weak_match: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// generated JSON Schemas
+
+/// Every published document's JSON Schema (draft 2020-12), by file name under `schemas/`.
+pub fn json_schemas() -> Vec<(&'static str, serde_json::Value)> {
+    fn schema<T: JsonSchema>() -> serde_json::Value {
+        serde_json::to_value(schemars::schema_for!(T)).unwrap_or(serde_json::Value::Null)
+    }
+    vec![
+        (
+            "tool-search.v1.request.schema.json",
+            schema::<SearchRequest>(),
+        ),
+        (
+            "tool-search.v1.response.schema.json",
+            schema::<SearchResponse>(),
+        ),
+        (
+            "schema-inspect.v1.request.schema.json",
+            schema::<InspectRequest>(),
+        ),
+        (
+            "schema-inspect.v1.response.schema.json",
+            schema::<InspectResponse>(),
+        ),
+        ("error.schema.json", schema::<ErrorDocument>()),
+        ("catalog.v1.schema.json", schema::<CatalogDocument>()),
+        (
+            "tool-search-qrels.v1.schema.json",
+            schema::<QrelsDocument>(),
+        ),
+        ("tool-search-eval.v1.schema.json", schema::<EvalReport>()),
+    ]
 }

@@ -1,0 +1,60 @@
+//! `serve`: JSON Lines, each answer byte-identical to the single-shot one.
+use serde_json::json;
+
+use crate::util::*;
+
+#[test]
+fn serve_answers_every_line_like_single_shot() {
+    let mini = mini();
+    let (source, surface) = hashes(Some(&mini));
+    let requests = vec![
+        json!({"version":"tool-search.v1","query":"发送消息"}).to_string(),
+        json!({"version":"tool-search.v1","query":"alpha.send_message_v1"}).to_string(),
+        "{not json".to_string(),
+        json!({"version":"tool-search.v1","query":"list events","limit":50}).to_string(),
+        json!({"version":"schema-inspect.v1","canonical_path":"alpha send","expected_source_hash":source,"expected_surface_hash":surface}).to_string(),
+        json!({"version":"schema-inspect.v1","canonical_path":"alpha send","expected_source_hash":format!("sha256:{}", "1".repeat(64)),"expected_surface_hash":surface}).to_string(),
+        String::new(),
+        json!({"version":"tool-search.v1","subqueries":["发送消息","创建日程"],"limit":3}).to_string(),
+        json!({"version":"nope"}).to_string(),
+    ];
+    let input = requests.join("\n") + "\n";
+    let served = ts(&["serve", "--catalog", &mini]).stdin(&input).run();
+    assert_eq!(served.code, 0, "{served:?}");
+    assert_eq!(served.stderr, "");
+    let lines: Vec<&str> = served.stdout.split_inclusive('\n').collect();
+    assert_eq!(lines.len(), requests.len());
+    for (request, line) in requests.iter().zip(lines) {
+        let is_inspect = request.contains("schema-inspect.v1");
+        let command = if is_inspect { "inspect" } else { "search" };
+        let single = ts(&[command, "--catalog", &mini, "--request-json", "-"])
+            .stdin(request)
+            .run();
+        let expected = if single.code == 0 {
+            single.stdout
+        } else {
+            single.stderr
+        };
+        assert_eq!(line, expected, "request: {request}");
+    }
+}
+
+#[test]
+fn serve_survives_an_oversized_line_and_ends_at_eof() {
+    let big = format!(
+        "{{\"version\":\"tool-search.v1\",\"query\":\"{}\"}}",
+        "x".repeat(70_000)
+    );
+    let input = format!(
+        "{big}\n{}\n",
+        json!({"version":"tool-search.v1","query":"chat.send_message"})
+    );
+    let served = ts(&["serve"]).stdin(&input).run();
+    assert_eq!(served.code, 0);
+    let lines: Vec<&str> = served.stdout.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].contains("request_too_large"));
+    assert!(lines[1].contains("exact_guard"));
+    let empty = ts(&["serve"]).stdin("").run();
+    assert_eq!((empty.code, empty.stdout.as_str()), (0, ""));
+}
