@@ -27,6 +27,8 @@ pub struct EvalArgs {
     pub json: bool,
     /// How many worst cases the table lists (default 15).
     pub worst: Option<usize>,
+    /// Retriever configuration overrides, `key=value` (see `Bm25Config::set`).
+    pub params: Vec<(String, String)>,
 }
 
 /// Evaluation asks for 10 candidates, 5 for workflows (formats.md §4).
@@ -393,8 +395,16 @@ fn evaluate(engine: &Engine, qrels: &QrelsDocument) -> Run {
 pub fn run(catalog: Catalog, retriever: &str, args: &EvalArgs) -> Result<String> {
     let path = args.qrels.as_deref().unwrap_or_default();
     let qrels = load_qrels(path)?;
-    let engine = Engine::new(catalog, retriever)?;
-    let run = evaluate(&engine, &qrels);
+    let engine = Engine::with_params(catalog, retriever, &args.params)?;
+    let mut run = evaluate(&engine, &qrels);
+    if !args.params.is_empty() {
+        let params: Vec<String> = args
+            .params
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        run.report.retriever = format!("{}[{}]", run.report.retriever, params.join(","));
+    }
     let comparison = match &args.compare {
         Some(other) => {
             let other_engine = Engine::new(clone_catalog(&engine)?, other)?;

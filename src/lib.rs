@@ -11,9 +11,12 @@ pub mod cli;
 pub mod error;
 pub mod eval;
 pub mod filter;
+pub mod import;
 pub mod inspect;
 pub mod json;
 pub mod limits;
+pub mod lint;
+pub mod mcp;
 pub mod request;
 pub mod respond;
 pub mod retrieve;
@@ -47,6 +50,7 @@ pub fn embedded_sources() -> Vec<SourceFile> {
 pub struct Engine {
     catalog: Catalog,
     retriever_name: &'static str,
+    config: retrieve::Bm25Config,
     retriever: OnceLock<Box<dyn Retriever>>,
 }
 
@@ -67,11 +71,32 @@ impl Engine {
                     ),
                 )
             })?;
+        let config = retrieve::config_of(retriever_name).unwrap_or(retrieve::Bm25Config::DEFAULT);
         Ok(Engine {
             catalog,
             retriever_name,
+            config,
             retriever: OnceLock::new(),
         })
+    }
+
+    /// An engine whose retriever configuration has `params` overridden (`eval --param`).
+    ///
+    /// # Errors
+    /// `unknown_retriever`; `invalid_transport` for a bad parameter.
+    pub fn with_params(
+        catalog: Catalog,
+        retriever_name: &str,
+        params: &[(String, String)],
+    ) -> Result<Engine> {
+        let mut engine = Engine::new(catalog, retriever_name)?;
+        for (key, value) in params {
+            engine
+                .config
+                .set(key, value)
+                .map_err(|message| Error::new(Reason::InvalidTransport, message))?;
+        }
+        Ok(engine)
     }
 
     pub fn catalog(&self) -> &Catalog {
@@ -81,7 +106,7 @@ impl Engine {
     pub fn retriever(&self) -> &dyn Retriever {
         self.retriever
             .get_or_init(|| {
-                retrieve::build(self.retriever_name, &self.catalog)
+                retrieve::build_with(self.retriever_name, self.config, &self.catalog)
                     .unwrap_or_else(|| unreachable_retriever(self.retriever_name))
             })
             .as_ref()

@@ -56,6 +56,7 @@ fn reference(
                 .map(|(field, &score)| (field.as_str().to_string(), explain_round(score)))
                 .collect::<BTreeMap<_, _>>(),
             multiplier: hit.multiplier,
+            coverage: explain_round(hit.coverage),
         }),
         _ => None,
     };

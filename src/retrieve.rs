@@ -15,7 +15,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::catalog::{Catalog, ToolEntry, ToolId};
 use crate::limits::SCORE_ROUNDING;
-use crate::text::{Analyzer, AnalyzerConfig, HanMode};
+use crate::text::{Analyzer, AnalyzerConfig, HanMode, Lexicon, PreparedQuery};
+use crate::wire::Effect;
 
 /// The indexed fields of a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -63,6 +64,10 @@ pub struct Hit {
     /// Weighted contribution of each field, in [`Field::ALL`] order.
     pub fields: [f64; N_FIELDS],
     pub multiplier: f64,
+    /// Share of the query's idf mass this tool matched (original query terms only).
+    pub coverage: f64,
+    /// The retriever's judgement that this hit answers the query (not a weak match).
+    pub confident: bool,
 }
 
 /// A lexical retriever. Its `name` is the response's `strategy`.
@@ -78,14 +83,23 @@ pub const DEFAULT_RETRIEVER: &str = "fielded_bm25";
 /// Every registered retriever name.
 pub const RETRIEVERS: &[&str] = &["fielded_bm25", "fielded_bm25_ngram", "bm25_single_field"];
 
+/// The configuration of a registered retriever name.
+pub fn config_of(name: &str) -> Option<Bm25Config> {
+    match name {
+        "fielded_bm25" => Some(Bm25Config::DEFAULT),
+        "fielded_bm25_ngram" => Some(Bm25Config::DWS),
+        "bm25_single_field" => Some(Bm25Config::SINGLE_FIELD),
+        _ => None,
+    }
+}
+
 /// Builds the named retriever over `catalog`, or `None` for an unknown name.
 pub fn build(name: &str, catalog: &Catalog) -> Option<Box<dyn Retriever>> {
-    let config = match name {
-        "fielded_bm25" => Bm25Config::DEFAULT,
-        "fielded_bm25_ngram" => Bm25Config::DWS,
-        "bm25_single_field" => Bm25Config::SINGLE_FIELD,
-        _ => return None,
-    };
+    build_with(name, config_of(name)?, catalog)
+}
+
+/// Builds the named retriever with an explicit (possibly overridden) configuration.
+pub fn build_with(name: &str, config: Bm25Config, catalog: &Catalog) -> Option<Box<dyn Retriever>> {
     Some(Box::new(FieldedBm25::new(
         name_static(name)?,
         config,
@@ -107,16 +121,88 @@ pub struct Bm25Config {
     pub b: f64,
     /// Index every field's text as one field (weights[0] is its weight).
     pub single_field: bool,
+    /// Query-term weight of lexicon expansions relative to the user's own terms (0 = off).
+    pub expansion_weight: f64,
+    /// Score multiplier for destructive tools when the query expresses no destructive intent
+    /// (1 = off).
+    pub destructive_penalty: f64,
+    /// A hit is confident only if it matched at least this share of the query's idf mass
+    /// (0 = every hit with an identity or summary match is confident).
+    pub min_coverage: f64,
+    /// Score multiplier for tools of a product the query names (1 = off).
+    pub product_boost: f64,
+    /// Combine fields BM25F-style (weighted tf summed, saturated once) instead of summing
+    /// per-field BM25 scores.
+    pub bm25f: bool,
 }
 
 impl Bm25Config {
-    /// The default ranking (docs/adr/0003-ranking.md).
+    /// Overrides one knob by name (for `eval --param`); the names are the field names, with
+    /// `weights` as five comma-separated numbers and `han` as words|ngrams|both.
+    ///
+    /// # Errors
+    /// A message naming the bad key or value.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let number = || {
+            value
+                .parse::<f64>()
+                .map_err(|_| format!("`{key}` needs a number, found `{value}`"))
+        };
+        let flag = || {
+            value
+                .parse::<bool>()
+                .map_err(|_| format!("`{key}` needs true|false, found `{value}`"))
+        };
+        match key {
+            "k1" => self.k1 = number()?,
+            "b" => self.b = number()?,
+            "expansion_weight" => self.expansion_weight = number()?,
+            "destructive_penalty" => self.destructive_penalty = number()?,
+            "min_coverage" => self.min_coverage = number()?,
+            "product_boost" => self.product_boost = number()?,
+            "single_field" => self.single_field = flag()?,
+            "bm25f" => self.bm25f = flag()?,
+            "split_identifiers" => self.analyzer.split_identifiers = flag()?,
+            "stop_words" => self.analyzer.stop_words = flag()?,
+            "stem_plurals" => self.analyzer.stem_plurals = flag()?,
+            "han" => {
+                self.analyzer.han = match value {
+                    "words" => HanMode::Words,
+                    "ngrams" => HanMode::Ngrams,
+                    "both" => HanMode::WordsAndNgrams,
+                    _ => return Err(format!("`han` is words|ngrams|both, found `{value}`")),
+                }
+            }
+            "weights" => {
+                let parts: Vec<f64> = value
+                    .split(',')
+                    .map(|p| p.trim().parse::<f64>())
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| format!("`weights` needs {N_FIELDS} comma-separated numbers"))?;
+                self.weights = parts
+                    .try_into()
+                    .map_err(|_| format!("`weights` needs {N_FIELDS} comma-separated numbers"))?;
+            }
+            _ => return Err(format!("unknown parameter `{key}`")),
+        }
+        Ok(())
+    }
+}
+
+impl Bm25Config {
+    /// The default ranking. Every value is measured in docs/adr (0003 fields and BM25F,
+    /// 0004 lexicon expansion, 0005 destructive-intent penalty, 0006 weak match).
     pub const DEFAULT: Bm25Config = Bm25Config {
         analyzer: AnalyzerConfig::DEFAULT,
-        weights: [8.0, 5.0, 2.0, 2.0, 0.0],
-        k1: 0.9,
-        b: 0.4,
+        weights: [1.0, 2.0, 1.0, 1.0, 1.0],
+        k1: 1.2,
+        b: 0.75,
         single_field: false,
+        expansion_weight: 0.2,
+        destructive_penalty: 0.3,
+        min_coverage: 0.0,
+        product_boost: 1.0,
+        bm25f: true,
     };
 
     /// DWS's published ranking: Han unigrams + bigrams, no stop words, no stemming.
@@ -131,6 +217,11 @@ impl Bm25Config {
         k1: 0.9,
         b: 0.4,
         single_field: false,
+        expansion_weight: 0.0,
+        destructive_penalty: 1.0,
+        min_coverage: 0.0,
+        product_boost: 1.0,
+        bm25f: false,
     };
 
     /// One text blob per tool, jieba words only: the naive baseline.
@@ -145,6 +236,11 @@ impl Bm25Config {
         k1: 1.2,
         b: 0.75,
         single_field: true,
+        expansion_weight: 0.0,
+        destructive_penalty: 1.0,
+        min_coverage: 0.0,
+        product_boost: 1.0,
+        bm25f: false,
     };
 }
 
@@ -156,6 +252,17 @@ struct FieldIndex {
     avg_len: f64,
 }
 
+impl FieldIndex {
+    /// The tool's field length relative to the average (1 when the field is empty everywhere).
+    fn len_ratio(&self, tool: ToolId) -> f64 {
+        if self.avg_len > 0.0 {
+            f64::from(self.doc_len[tool as usize]) / self.avg_len
+        } else {
+            1.0
+        }
+    }
+}
+
 /// Weighted per-field BM25 (k1, b, idf `ln(1 + (N − df + 0.5)/(df + 0.5))`, query-term
 /// weight `ln(1 + qtf)`).
 pub struct FieldedBm25 {
@@ -164,6 +271,11 @@ pub struct FieldedBm25 {
     analyzer: Analyzer,
     fields: Vec<FieldIndex>,
     n_tools: usize,
+    tool_effects: Vec<Option<Effect>>,
+    /// Per tool: the index of its product in `product_names`.
+    tool_products: Vec<usize>,
+    /// Per product: the phrases that name it (id and display name).
+    product_names: Vec<Vec<String>>,
 }
 
 impl FieldedBm25 {
@@ -215,6 +327,22 @@ impl FieldedBm25 {
             analyzer,
             fields,
             n_tools,
+            tool_effects: catalog.tools().iter().map(|t| t.effect()).collect(),
+            tool_products: catalog
+                .tools()
+                .iter()
+                .map(|t| {
+                    catalog
+                        .products()
+                        .binary_search_by(|p| p.id.as_str().cmp(&t.product_id))
+                        .unwrap_or(0)
+                })
+                .collect(),
+            product_names: catalog
+                .products()
+                .iter()
+                .map(|p| p.name.iter().cloned().chain([p.id.clone()]).collect())
+                .collect(),
         }
     }
 }
@@ -225,52 +353,155 @@ impl Retriever for FieldedBm25 {
     }
 
     fn search(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit> {
-        let mut query_terms: BTreeMap<String, u32> = BTreeMap::new();
+        // Query terms and their weights: the user's own terms weigh ln(1 + qtf); lexicon
+        // expansions weigh `expansion_weight` times that and never replace an own term.
+        let mut own: BTreeMap<String, u32> = BTreeMap::new();
         for term in self.analyzer.terms(query) {
-            *query_terms.entry(term).or_default() += 1;
+            *own.entry(term).or_default() += 1;
         }
-        let mut per_tool: BTreeMap<ToolId, [f64; N_FIELDS]> = BTreeMap::new();
+        let prepared = PreparedQuery::new(query);
+        let mut weights: BTreeMap<String, (f64, bool)> = own
+            .iter()
+            .map(|(term, qtf)| (term.clone(), ((1.0 + f64::from(*qtf)).ln(), true)))
+            .collect();
+        if self.config.expansion_weight > 0.0 {
+            let lexicon = Lexicon::builtin();
+            let mut expanded: BTreeMap<String, u32> = BTreeMap::new();
+            for term in self.analyzer.terms(&lexicon.expand(&prepared)) {
+                *expanded.entry(term).or_default() += 1;
+            }
+            for (term, qtf) in expanded {
+                weights.entry(term).or_insert((
+                    (1.0 + f64::from(qtf)).ln() * self.config.expansion_weight,
+                    false,
+                ));
+            }
+        }
+        let has_word_terms = own.keys().any(|t| !t.starts_with('#'));
+        let penalize_destructive = self.config.destructive_penalty != 1.0
+            && !Lexicon::builtin().has_destructive_intent(&prepared);
+
+        let named_products: Vec<bool> = if self.config.product_boost != 1.0 {
+            let lexicon = Lexicon::builtin();
+            self.product_names
+                .iter()
+                .map(|names| names.iter().any(|name| lexicon.mentions(&prepared, name)))
+                .collect()
+        } else {
+            vec![false; self.product_names.len()]
+        };
+        let mut per_tool: BTreeMap<ToolId, ([f64; N_FIELDS], f64)> = BTreeMap::new();
         let (k1, b) = (self.config.k1, self.config.b);
         let n = self.n_tools as f64;
-        for (term, qtf) in &query_terms {
-            let query_weight = (1.0 + f64::from(*qtf)).ln();
-            for (field_idx, index) in self.fields.iter().enumerate() {
-                let weight = self.config.weights[field_idx];
-                if weight <= 0.0 {
-                    continue;
-                }
-                let Some(postings) = index.postings.get(term) else {
-                    continue;
-                };
-                let df = postings.len() as f64;
-                let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-                for &(tool, tf) in postings {
-                    if !eligible.get(tool as usize).copied().unwrap_or(false) {
+        let mut own_idf_total = 0.0;
+        for (term, &(query_weight, is_own)) in &weights {
+            // Coverage: a term's idf is its best (rarest) field's idf; terms the catalog never
+            // uses carry no information about which tool fits and are left out.
+            let mut term_idf: f64 = f64::INFINITY;
+            let mut matched: Vec<ToolId> = Vec::new();
+            if self.config.bm25f {
+                // BM25F: length-normalised, weighted term frequencies are summed over fields
+                // first and saturated once, with one idf over the union of fields.
+                let mut parts: BTreeMap<ToolId, [f64; N_FIELDS]> = BTreeMap::new();
+                for (field_idx, index) in self.fields.iter().enumerate() {
+                    let weight = self.config.weights[field_idx];
+                    if weight <= 0.0 {
                         continue;
                     }
-                    let tf = f64::from(tf);
-                    let len_ratio = if index.avg_len > 0.0 {
-                        f64::from(index.doc_len[tool as usize]) / index.avg_len
-                    } else {
-                        1.0
+                    let Some(postings) = index.postings.get(term) else {
+                        continue;
                     };
-                    let tf_norm = tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * len_ratio));
-                    per_tool.entry(tool).or_insert([0.0; N_FIELDS])[field_idx] +=
-                        weight * query_weight * idf * tf_norm;
+                    for &(tool, tf) in postings {
+                        let norm = 1.0 - b + b * index.len_ratio(tool);
+                        parts.entry(tool).or_insert([0.0; N_FIELDS])[field_idx] +=
+                            weight * f64::from(tf) / norm;
+                    }
+                }
+                if !parts.is_empty() {
+                    let df = parts.len() as f64;
+                    let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+                    term_idf = idf;
+                    for (tool, part) in parts {
+                        if !eligible.get(tool as usize).copied().unwrap_or(false) {
+                            continue;
+                        }
+                        let pseudo_tf: f64 = part.iter().sum();
+                        let term_score =
+                            query_weight * idf * pseudo_tf * (k1 + 1.0) / (pseudo_tf + k1);
+                        let entry = &mut per_tool.entry(tool).or_insert(([0.0; N_FIELDS], 0.0)).0;
+                        for (slot, share) in entry.iter_mut().zip(part) {
+                            *slot += term_score * share / pseudo_tf;
+                        }
+                        matched.push(tool);
+                    }
+                }
+            } else {
+                for (field_idx, index) in self.fields.iter().enumerate() {
+                    let weight = self.config.weights[field_idx];
+                    if weight <= 0.0 {
+                        continue;
+                    }
+                    let Some(postings) = index.postings.get(term) else {
+                        continue;
+                    };
+                    let df = postings.len() as f64;
+                    let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+                    term_idf = term_idf.min(idf);
+                    for &(tool, tf) in postings {
+                        if !eligible.get(tool as usize).copied().unwrap_or(false) {
+                            continue;
+                        }
+                        let tf = f64::from(tf);
+                        let tf_norm =
+                            tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * index.len_ratio(tool)));
+                        per_tool.entry(tool).or_insert(([0.0; N_FIELDS], 0.0)).0[field_idx] +=
+                            weight * query_weight * idf * tf_norm;
+                        matched.push(tool);
+                    }
+                }
+            }
+            // Character n-grams (`#…`) straddle word boundaries and would drown the signal
+            // in unmatched bigrams; coverage counts words only, unless there are no words.
+            let counts_for_coverage = is_own && (!term.starts_with('#') || !has_word_terms);
+            if counts_for_coverage && term_idf.is_finite() {
+                own_idf_total += term_idf;
+                matched.sort_unstable();
+                matched.dedup();
+                for tool in matched {
+                    if let Some(entry) = per_tool.get_mut(&tool) {
+                        entry.1 += term_idf;
+                    }
                 }
             }
         }
         let mut hits: Vec<Hit> = per_tool
             .into_iter()
-            .filter_map(|(tool, fields)| {
+            .filter_map(|(tool, (fields, covered))| {
                 let sum: f64 = fields.iter().sum();
-                let multiplier = 1.0;
+                let destructive = self.tool_effects[tool as usize] == Some(Effect::Destructive);
+                let mut multiplier = if penalize_destructive && destructive {
+                    self.config.destructive_penalty
+                } else {
+                    1.0
+                };
+                if named_products[self.tool_products[tool as usize]] {
+                    multiplier *= self.config.product_boost;
+                }
                 let score = sum * multiplier;
+                let coverage = if own_idf_total > 0.0 {
+                    covered / own_idf_total
+                } else {
+                    0.0
+                };
+                let confident =
+                    (fields[0] > 0.0 || fields[1] > 0.0) && coverage >= self.config.min_coverage;
                 (score > 0.0).then_some(Hit {
                     tool,
                     score,
                     fields,
                     multiplier,
+                    coverage,
+                    confident,
                 })
             })
             .collect();

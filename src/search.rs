@@ -66,10 +66,7 @@ impl Candidate {
     }
 
     fn is_strong(&self) -> bool {
-        match &self.hit {
-            None => true,
-            Some(hit) => hit.fields[0] > 0.0 || hit.fields[1] > 0.0,
-        }
+        self.hit.as_ref().is_none_or(|hit| hit.confident)
     }
 }
 

@@ -290,6 +290,145 @@ fn stem_plural(word: String) -> String {
     word
 }
 
+/// The query-expansion lexicon compiled into the binary (docs/adr/0004).
+const LEXICON: &str = include_str!("text/lexicon.txt");
+
+/// A phrase of the lexicon, in matchable form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Phrase {
+    /// Contains Han: matched as a substring of the normalized, lower-cased query.
+    Han(String),
+    /// ASCII words (lower-cased, plural-stemmed): matched as a contiguous word sequence.
+    Words(Vec<String>),
+}
+
+/// Groups of equivalent phrases, and the cues of destructive intent.
+#[derive(Debug, Default)]
+pub struct Lexicon {
+    groups: Vec<Vec<(Phrase, String)>>,
+    destructive: Vec<Phrase>,
+}
+
+/// Lower-cased, plural-stemmed ASCII-ish words of normalized text (Han runs split words).
+fn plain_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric() || is_han(c))
+        .filter(|w| !w.is_empty())
+        .map(|w| stem_plural(w.to_lowercase()))
+        .collect()
+}
+
+fn phrase(text: &str) -> Phrase {
+    let lowered = normalize(text).to_lowercase();
+    if lowered.chars().any(is_han) {
+        Phrase::Han(lowered)
+    } else {
+        Phrase::Words(plain_words(&lowered))
+    }
+}
+
+/// A query prepared once for phrase matching.
+pub struct PreparedQuery {
+    lowered: String,
+    words: Vec<String>,
+}
+
+impl PreparedQuery {
+    pub fn new(query: &str) -> PreparedQuery {
+        let lowered = normalize(query).to_lowercase();
+        let words = plain_words(&lowered);
+        PreparedQuery { lowered, words }
+    }
+
+    /// Returns true if and only if `phrase` occurs in the query. Han phrases of a single
+    /// scalar only match when `allow_single` (they are too ambiguous as expansion triggers).
+    fn contains(&self, phrase: &Phrase, allow_single: bool) -> bool {
+        match phrase {
+            Phrase::Han(text) => {
+                (allow_single || text.chars().count() >= 2) && self.lowered.contains(text.as_str())
+            }
+            Phrase::Words(words) => {
+                !words.is_empty()
+                    && self
+                        .words
+                        .windows(words.len())
+                        .any(|window| window == words.as_slice())
+            }
+        }
+    }
+}
+
+impl Lexicon {
+    /// Parses the lexicon format (see `text/lexicon.txt`).
+    pub fn parse(text: &str) -> Lexicon {
+        let mut lexicon = Lexicon::default();
+        for line in text.lines().map(str::trim) {
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            if let Some(cues) = line.strip_prefix("!destructive") {
+                lexicon.destructive.extend(
+                    cues.split('|')
+                        .map(str::trim)
+                        .filter(|c| !c.is_empty())
+                        .map(phrase),
+                );
+                continue;
+            }
+            let group: Vec<(Phrase, String)> = line
+                .split('|')
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .map(|p| (phrase(p), p.to_string()))
+                .collect();
+            if group.len() > 1 {
+                lexicon.groups.push(group);
+            }
+        }
+        lexicon
+    }
+
+    /// The lexicon compiled into the binary, parsed once per process.
+    pub fn builtin() -> &'static Lexicon {
+        static BUILTIN: std::sync::OnceLock<Lexicon> = std::sync::OnceLock::new();
+        BUILTIN.get_or_init(|| Lexicon::parse(LEXICON))
+    }
+
+    /// The phrases of every group the query touches, other than those it already contains,
+    /// joined by spaces (in lexicon order, each phrase once).
+    pub fn expand(&self, query: &PreparedQuery) -> String {
+        let mut out: Vec<&str> = Vec::new();
+        for group in &self.groups {
+            if !group.iter().any(|(p, _)| query.contains(p, false)) {
+                continue;
+            }
+            for (p, text) in group {
+                if !query.contains(p, true) && !out.contains(&text.as_str()) {
+                    out.push(text);
+                }
+            }
+        }
+        out.join(" ")
+    }
+
+    /// Returns true if and only if the query mentions `name` or a phrase of a group that
+    /// contains `name` (so `网盘` mentions the product named `钉盘`).
+    pub fn mentions(&self, query: &PreparedQuery, name: &str) -> bool {
+        let target = phrase(name);
+        if query.contains(&target, false) {
+            return true;
+        }
+        self.groups
+            .iter()
+            .filter(|group| group.iter().any(|(p, _)| *p == target))
+            .any(|group| group.iter().any(|(p, _)| query.contains(p, false)))
+    }
+
+    /// Returns true if and only if the query contains a cue of destructive intent.
+    pub fn has_destructive_intent(&self, query: &PreparedQuery) -> bool {
+        self.destructive.iter().any(|p| query.contains(p, true))
+    }
+}
+
 /// English function words (sorted for binary search).
 const ENGLISH_STOP_WORDS: &[&str] = &[
     "a", "about", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but",
@@ -392,6 +531,22 @@ mod tests {
             .split(' ')
             .nth(1)
             .is_some_and(|f| f.parse::<u32>().is_ok())));
+    }
+
+    #[test]
+    fn lexicon_expands_across_languages_and_detects_destructive_intent() {
+        let lexicon = Lexicon::builtin();
+        let query = PreparedQuery::new("Which of my tasks are overdue?");
+        let expansion = lexicon.expand(&query);
+        assert!(
+            expansion.contains("待办") && expansion.contains("逾期"),
+            "{expansion}"
+        );
+        assert!(!lexicon.has_destructive_intent(&query));
+        assert!(lexicon.has_destructive_intent(&PreparedQuery::new("把刚才那条撤回")));
+        assert!(lexicon.has_destructive_intent(&PreparedQuery::new("get rid of the Fax column")));
+        // Single Han characters never trigger an expansion.
+        assert_eq!(lexicon.expand(&PreparedQuery::new("发")), "");
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub const INSPECT_VERSION: &str = "schema-inspect.v1";
 pub const CATALOG_VERSION: &str = "catalog.v1";
 pub const QRELS_VERSION: &str = "tool-search-qrels.v1";
 pub const EVAL_VERSION: &str = "tool-search-eval.v1";
+pub const LINT_VERSION: &str = "catalog-lint.v1";
 
 /// Deserializes a present field; an explicit `null` is a type error (formats.md §5.2).
 fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
@@ -155,8 +156,10 @@ pub struct ScoreBreakdown {
     pub total: f64,
     pub fields: BTreeMap<String, f64>,
     /// Multiplier applied after the field sum (1 unless a ranking rule such as the
-    /// `avoid_when` penalty fired).
+    /// destructive-intent penalty fired).
     pub multiplier: f64,
+    /// Share of the query's idf mass the tool matched (the weak-match signal).
+    pub coverage: f64,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -568,6 +571,166 @@ pub struct CaseResult {
 }
 
 // ---------------------------------------------------------------------------------------------
+// catalog-lint.v1
+
+/// The report of `toolsearch catalog lint --json`: can each tool be found by its own words?
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LintReport {
+    /// Exactly `"catalog-lint.v1"`.
+    pub version: String,
+    pub catalog: EvalCatalog,
+    pub retriever: String,
+    /// Candidates asked for per probe query (a tool ranked below this is "not found").
+    pub limit: usize,
+    /// Term-set Jaccard similarity at or above which two titles or summaries are near-duplicates.
+    pub near_duplicate_threshold: f64,
+    /// The figure `--fail-under` compares: the share of available tools found at rank 1 by
+    /// their own `agent_summary` (`summary.by_summary.rank1`).
+    pub score: f64,
+    pub summary: LintSummary,
+    /// Every tool, in canonical order.
+    pub tools: Vec<LintTool>,
+    /// Pairs of available tools (in canonical order) whose titles or summaries are
+    /// near-duplicates.
+    pub near_duplicates: Vec<NearDuplicate>,
+}
+
+/// Findability shares and problem counts over the whole catalog.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LintSummary {
+    /// Tools probed (available tools; unavailable ones are never returned by search).
+    pub tools_probed: usize,
+    pub unavailable_tools: usize,
+    pub by_title: Findability,
+    pub by_summary: Findability,
+    /// Over every use_when sentence of the probed tools.
+    pub by_use_when: Findability,
+    pub problems: ProblemCounts,
+}
+
+/// How often the tool was found by one kind of probe.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Findability {
+    /// The denominator: probed tools (title, summary; a tool without the text counts as not
+    /// found) or use_when sentences.
+    pub probes: usize,
+    /// Share found at rank 1.
+    pub rank1: f64,
+    /// Share found within the first 5.
+    pub top5: f64,
+    /// How many were not within `limit` (or had no text to search).
+    pub not_found: usize,
+}
+
+/// How many tools (or pairs, sentences, aliases) have each problem.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProblemCounts {
+    /// Tools for whose own title another tool ranks first.
+    pub shadowed_title: usize,
+    /// Tools for whose own agent_summary another tool ranks first.
+    pub shadowed_summary: usize,
+    /// use_when sentences that do not find their tool within the first 5.
+    pub use_when_outside_top5: usize,
+    /// Pairs of tools with near-duplicate titles.
+    pub near_duplicate_titles: usize,
+    /// Pairs of tools with near-duplicate agent summaries.
+    pub near_duplicate_summaries: usize,
+    pub missing_title: usize,
+    pub missing_summary: usize,
+    pub missing_use_when: usize,
+    pub missing_avoid_when: usize,
+    /// Tools with at least one parameter (or input_schema property) without a description.
+    pub undescribed_parameters: usize,
+    /// Aliases equal (in collapsed CLI form) to the tool's CLI path, primary CLI path or
+    /// another of its aliases.
+    pub redundant_aliases: usize,
+    /// Aliases whose text, searched lexically (without the exact guard), ranks another tool first.
+    pub ambiguous_aliases: usize,
+}
+
+/// One tool's findability and problems.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LintTool {
+    pub canonical_path: String,
+    /// Present (true) only for tools that are not available; they are not probed.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unavailable: bool,
+    /// Search by the tool's own title (absent without a title or when unavailable).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<Probe>,
+    /// Search by the tool's own agent_summary.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<Probe>,
+    /// Search by each use_when sentence, in catalog order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub use_when: Vec<Probe>,
+    /// Parameter flags (or input_schema property paths) without a description.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub undescribed_parameters: Vec<String>,
+    /// Aliases with a problem.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<AliasFinding>,
+    /// The problem codes of this tool, sorted: `shadowed_title`, `shadowed_summary`,
+    /// `use_when_outside_top5`, `near_duplicate_title`, `near_duplicate_summary`,
+    /// `missing_title`, `missing_summary`, `missing_use_when`, `missing_avoid_when`,
+    /// `undescribed_parameters`, `redundant_alias`, `ambiguous_alias`.
+    pub problems: Vec<String>,
+}
+
+/// The result of searching one text of a tool.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Probe {
+    /// The query searched (use_when probes only; cut to the request limits).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// 1-based rank of the tool; `null` when it is not within `limit`.
+    pub rank: Option<usize>,
+    /// Up to 3 tools ranked above it, best first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outranked_by: Vec<String>,
+    /// The query was cut to the request limits (256 scalars, 2,048 bytes).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub truncated: bool,
+    /// The reason code when the text is not a valid query (e.g. `dangerous_query_unicode`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// An alias that is redundant or ambiguous.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AliasFinding {
+    pub alias: String,
+    /// `redundant_alias` or `ambiguous_alias`.
+    pub problem: String,
+    /// Lexical rank of the tool for the alias text (ambiguous aliases; absent when not within
+    /// `limit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lexical_rank: Option<usize>,
+    /// The tool the alias text ranks first lexically (ambiguous aliases).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lexical_first: Option<String>,
+}
+
+/// Two tools whose titles or summaries are near-duplicates.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NearDuplicate {
+    /// `title` or `summary`.
+    pub field: String,
+    /// The two canonical paths, in canonical order.
+    pub tools: [String; 2],
+    /// Jaccard similarity of their analyzer term sets, rounded to 1e-6.
+    pub similarity: f64,
+}
+
+// ---------------------------------------------------------------------------------------------
 // generated JSON Schemas
 
 /// Every published document's JSON Schema (draft 2020-12), by file name under `schemas/`.
@@ -599,5 +762,6 @@ pub fn json_schemas() -> Vec<(&'static str, serde_json::Value)> {
             schema::<QrelsDocument>(),
         ),
         ("tool-search-eval.v1.schema.json", schema::<EvalReport>()),
+        ("catalog-lint.v1.schema.json", schema::<LintReport>()),
     ]
 }
