@@ -194,7 +194,7 @@ impl Bm25Config {
     /// 0004 lexicon expansion, 0005 destructive-intent penalty, 0006 weak match).
     pub const DEFAULT: Bm25Config = Bm25Config {
         analyzer: AnalyzerConfig::DEFAULT,
-        weights: [1.0, 2.0, 1.0, 1.0, 1.0],
+        weights: [1.0, 1.0, 1.0, 1.0, 1.0],
         k1: 1.2,
         b: 0.75,
         single_field: false,

@@ -1,0 +1,39 @@
+//! The quality floor: CI fails if ranking quality on the judged test set drops below the
+//! figures recorded in docs/EVALUATION.md (minus a 0.02 margin), or if any identity case fails.
+use crate::util::*;
+
+fn eval(qrels: &str) -> serde_json::Value {
+    let path = repo().join("qrels").join(qrels).display().to_string();
+    ts(&["eval", "--qrels", &path, "--json"]).run().json()
+}
+
+fn metric(report: &serde_json::Value, key: &str) -> f64 {
+    report["overall"][key].as_f64().unwrap_or(f64::NAN)
+}
+
+#[test]
+fn quality_floor_on_the_test_set() {
+    let report = eval("test.json");
+    assert_eq!(report["overall"]["cases"], 240);
+    for (key, floor) in [("recall@1", 0.522), ("recall@5", 0.801), ("mrr@10", 0.647)] {
+        let value = metric(&report, key);
+        assert!(value >= floor, "{key} = {value} fell below the floor {floor} (docs/EVALUATION.md)");
+    }
+    let forbidden = metric(&report, "forbidden@5");
+    assert!(forbidden <= 0.20, "forbidden@5 = {forbidden} rose above 0.20");
+}
+
+#[test]
+fn every_identity_case_is_exact() {
+    let report = eval("identity.json");
+    assert_eq!(metric(&report, "recall@1"), 1.0);
+    assert_eq!(metric(&report, "abstain_accuracy"), 1.0);
+    for case in report["per_case"].as_array().unwrap() {
+        let strategy = case["strategy"].as_str().unwrap();
+        assert!(
+            strategy == "exact_guard" || strategy == "exact_filtered",
+            "{} answered by {strategy}",
+            case["id"]
+        );
+    }
+}
