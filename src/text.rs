@@ -309,12 +309,41 @@ pub struct Lexicon {
     destructive: Vec<Phrase>,
 }
 
-/// Lower-cased, plural-stemmed ASCII-ish words of normalized text (Han runs split words).
+/// Lower-cased, lemmatised words of normalized text (Han runs split words), for phrase
+/// matching only: index terms never go through this.
 fn plain_words(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric() || is_han(c))
         .filter(|w| !w.is_empty())
-        .map(|w| stem_plural(w.to_lowercase()))
+        .map(|w| lemma(w.to_lowercase()))
         .collect()
+}
+
+/// A crude English lemma for lexicon matching: `-ing` / `-ed` dropped (with a doubled final
+/// consonant undone, `-ied` → `-y`), then plurals folded. Both the lexicon's phrases and the
+/// query go through it, so `streamed` meets `stream` and `finished` meets `finish`.
+fn lemma(word: String) -> String {
+    fn undouble(stem: &str) -> String {
+        let bytes = stem.as_bytes();
+        let n = bytes.len();
+        if n >= 3 && bytes[n - 1] == bytes[n - 2] && !matches!(bytes[n - 1], b'l' | b's' | b'z') {
+            stem[..n - 1].to_string()
+        } else {
+            stem.to_string()
+        }
+    }
+    if !word.bytes().all(|b| b.is_ascii_lowercase()) {
+        return word;
+    }
+    let base = if let Some(stem) = word.strip_suffix("ied").filter(|s| s.len() >= 2) {
+        format!("{stem}y")
+    } else if let Some(stem) = word.strip_suffix("ing").filter(|s| s.len() >= 3) {
+        undouble(stem)
+    } else if let Some(stem) = word.strip_suffix("ed").filter(|s| s.len() >= 3) {
+        undouble(stem)
+    } else {
+        word
+    };
+    stem_plural(base)
 }
 
 fn phrase(text: &str) -> Phrase {
@@ -545,6 +574,11 @@ mod tests {
         assert!(!lexicon.has_destructive_intent(&query));
         assert!(lexicon.has_destructive_intent(&PreparedQuery::new("把刚才那条撤回")));
         assert!(lexicon.has_destructive_intent(&PreparedQuery::new("get rid of the Fax column")));
+        // Inflections meet their base forms on both sides.
+        assert!(lexicon.expand(&PreparedQuery::new("it was streamed")).contains("直播"));
+        assert_eq!(lemma("finished".into()), "finish");
+        assert_eq!(lemma("planning".into()), "plan");
+        assert_eq!(lemma("copied".into()), "copy");
         // Single Han characters never trigger an expansion.
         assert_eq!(lexicon.expand(&PreparedQuery::new("发")), "");
     }

@@ -15,7 +15,7 @@ fn metric(report: &serde_json::Value, key: &str) -> f64 {
 fn quality_floor_on_the_test_set() {
     let report = eval("test.json");
     assert_eq!(report["overall"]["cases"], 240);
-    for (key, floor) in [("recall@1", 0.522), ("recall@5", 0.801), ("mrr@10", 0.647)] {
+    for (key, floor) in [("recall@1", 0.518), ("recall@5", 0.805), ("mrr@10", 0.645)] {
         let value = metric(&report, key);
         assert!(value >= floor, "{key} = {value} fell below the floor {floor} (docs/EVALUATION.md)");
     }
