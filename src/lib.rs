@@ -131,7 +131,7 @@ impl Engine {
         explain: bool,
     ) -> Result<String> {
         let validated = request::validate_search(wire_request, &self.catalog)?;
-        let outcome = search::search(&self.catalog, self.retriever(), &validated);
+        let outcome = search::search(&self.catalog, self, &validated);
         respond::render(&self.catalog, &outcome, explain)
     }
 
@@ -150,6 +150,18 @@ impl Engine {
         let validated = request::validate_inspect(wire_request)?;
         let response = inspect::inspect(&self.catalog, &validated)?;
         respond::encode_line(&response)
+    }
+}
+
+/// The engine is itself a retriever that builds its index on the first lexical search, so an
+/// exact-identity request never pays for an index.
+impl Retriever for Engine {
+    fn name(&self) -> &'static str {
+        self.retriever_name
+    }
+
+    fn search(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<retrieve::Hit> {
+        self.retriever().search(query, eligible, limit)
     }
 }
 
