@@ -83,13 +83,30 @@ impl Catalog {
     /// `invalid_catalog` for any malformed document, grammar violation, duplicate or
     /// colliding identity.
     pub fn build(sources: &[SourceFile]) -> Result<Catalog> {
+        Catalog::build_with(sources, None)
+    }
+
+    /// As [`Catalog::build`], but for sources already verified by an identical build (the
+    /// prepared snapshot of the embedded catalog): the duplicate-key pass and the hashing are
+    /// skipped and `known_hashes` (source, surface) are used. Every other check still runs.
+    ///
+    /// # Errors
+    /// As [`Catalog::build`].
+    pub fn build_with(
+        sources: &[SourceFile],
+        known_hashes: Option<(&str, &str)>,
+    ) -> Result<Catalog> {
         if sources.is_empty() {
             return Err(invalid("no catalog.v1 documents found"));
         }
         let mut products: BTreeMap<String, (wire::Product, String)> = BTreeMap::new();
         for source in sources {
-            let document: CatalogDocument =
-                parse_strict(&source.text).map_err(|e| invalid(format!("{}: {e}", source.name)))?;
+            let document: CatalogDocument = if known_hashes.is_some() {
+                serde_json::from_str(&source.text).map_err(|e| e.to_string())
+            } else {
+                parse_strict(&source.text)
+            }
+            .map_err(|e| invalid(format!("{}: {e}", source.name)))?;
             if document.version != wire::CATALOG_VERSION {
                 return Err(invalid(format!(
                     "{}: version must be \"{}\", found {:?}",
@@ -109,10 +126,13 @@ impl Catalog {
             }
         }
         let products: Vec<wire::Product> = products.into_values().map(|(p, _)| p).collect();
-        Catalog::from_products(products)
+        Catalog::from_products(products, known_hashes)
     }
 
-    fn from_products(mut products: Vec<wire::Product>) -> Result<Catalog> {
+    fn from_products(
+        mut products: Vec<wire::Product>,
+        known_hashes: Option<(&str, &str)>,
+    ) -> Result<Catalog> {
         products.sort_by(|a, b| a.id.cmp(&b.id));
         let mut tools = Vec::new();
         for product in &mut products {
@@ -171,8 +191,10 @@ impl Catalog {
             }
         }
 
-        let source_hash = hash_source(&products)?;
-        let surface_hash = hash_surface(&products)?;
+        let (source_hash, surface_hash) = match known_hashes {
+            Some((source, surface)) => (source.to_string(), surface.to_string()),
+            None => (hash_source(&products)?, hash_surface(&products)?),
+        };
         let products = products
             .into_iter()
             .map(|p| ProductInfo {

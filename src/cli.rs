@@ -3,7 +3,8 @@
 //!
 //! **Invariants**
 //! - On success stdout holds exactly the answer; on failure stdout is empty and stderr holds
-//!   exactly one error JSON line (formats.md §1, §5.3).
+//!   exactly one error JSON line (formats.md §1, §5.3). One exception: `catalog lint` below
+//!   its `--fail-under` threshold prints the full report on stdout, then the error line.
 //! - Command-line mistakes are validation errors (exit 3), never a usage dump.
 
 use std::ffi::OsString;
@@ -14,7 +15,7 @@ use crate::catalog::{Catalog, SourceFile};
 use crate::error::{Error, Reason, Result};
 use crate::limits::MAX_REQUEST_BYTES;
 use crate::retrieve::DEFAULT_RETRIEVER;
-use crate::{eval, wire, Engine};
+use crate::{eval, lint, wire, Engine};
 
 const USAGE: &str = "\
 toolsearch — find the right command in a tool catalog without loading the catalog
@@ -26,8 +27,13 @@ usage:
   toolsearch inspect [--catalog PATH] (--request-json -|JSON | CANONICAL_OR_CLI_PATH
                      --expected-source-hash H1 --expected-surface-hash H2)
   toolsearch serve   [--catalog PATH] [--retriever NAME]     JSON Lines on stdin → one answer line each
-  toolsearch eval    [--catalog PATH] --qrels FILE [--retriever NAME] [--compare NAME] [--json] [--worst N]
+  toolsearch eval    [--catalog PATH] --qrels FILE [--retriever NAME] [--param KEY=VALUE]... [--compare NAME]
+                     [--json] [--worst N]
   toolsearch catalog verify|hash [--catalog PATH]
+  toolsearch catalog lint [--catalog PATH] [--json] [--fail-under SHARE]   findability audit
+  toolsearch catalog import --from mcp|openai --product ID [--name NAME] INPUT.json|-
+                                                              MCP tools/list or OpenAI functions → catalog.v1
+  toolsearch mcp     [--catalog PATH] [--retriever NAME]     MCP server on stdio: search_tools, inspect_tool
   toolsearch schema search ...                                alias of `search`
   toolsearch schema PATH --compact --expected-source-hash H1 --expected-surface-hash H2   alias of `inspect`
 
@@ -63,6 +69,14 @@ struct InspectArgs {
     surface_hash: Option<String>,
 }
 
+#[derive(Debug, Default)]
+struct ImportArgs {
+    from: Option<String>,
+    product: Option<String>,
+    name: Option<String>,
+    input: Option<String>,
+}
+
 #[derive(Debug)]
 enum Command {
     Help,
@@ -72,6 +86,9 @@ enum Command {
     Eval(eval::EvalArgs),
     CatalogVerify,
     CatalogHash,
+    CatalogLint(lint::LintArgs),
+    CatalogImport(ImportArgs),
+    Mcp,
 }
 
 #[derive(Debug)]
@@ -142,15 +159,15 @@ fn parse(argv: Vec<OsString>) -> Result<Invocation> {
         Some("inspect") => "inspect",
         Some("serve") => "serve",
         Some("eval") => "eval",
+        Some("mcp") => "mcp",
         Some("catalog") => match args.next().as_deref() {
             Some("verify") => "catalog-verify",
             Some("hash") => "catalog-hash",
-            Some("import") => {
-                return Err(transport("`catalog import` is not available in this build"))
-            }
+            Some("lint") => "catalog-lint",
+            Some("import") => "catalog-import",
             other => {
                 return Err(transport(format!(
-                    "`catalog` needs `verify` or `hash`, found {other:?}"
+                    "`catalog` needs `verify`, `hash`, `lint` or `import`, found {other:?}"
                 )))
             }
         },
@@ -170,12 +187,16 @@ fn parse(argv: Vec<OsString>) -> Result<Invocation> {
     let mut search = SearchArgs::default();
     let mut inspect = InspectArgs::default();
     let mut eval_args = eval::EvalArgs::default();
+    let mut lint_args = lint::LintArgs::default();
+    let mut import_args = ImportArgs::default();
     while let Some(arg) = args.next() {
         let (flag, inline) = Args::split(&arg);
         let allowed = |commands: &[&str]| commands.contains(&command);
         match flag.as_str() {
-            "--catalog" => invocation.catalog = CatalogArg::Path(args.value(&flag, inline)?),
-            "--retriever" if allowed(&["search", "serve", "eval"]) => {
+            "--catalog" if command != "catalog-import" => {
+                invocation.catalog = CatalogArg::Path(args.value(&flag, inline)?)
+            }
+            "--retriever" if allowed(&["search", "serve", "eval", "catalog-lint", "mcp"]) => {
                 invocation.retriever = args.value(&flag, inline)?
             }
             "--request-json" if allowed(&["search", "inspect"]) => {
@@ -207,11 +228,37 @@ fn parse(argv: Vec<OsString>) -> Result<Invocation> {
                 eval_args.compare = Some(args.value(&flag, inline)?)
             }
             "--json" if allowed(&["eval"]) && inline.is_none() => eval_args.json = true,
+            "--json" if allowed(&["catalog-lint"]) && inline.is_none() => lint_args.json = true,
+            "--fail-under" if allowed(&["catalog-lint"]) => {
+                lint_args.fail_under = Some(lint::parse_threshold(&args.value(&flag, inline)?)?)
+            }
+            "--param" if allowed(&["eval"]) => {
+                let value = args.value(&flag, inline)?;
+                let (key, val) = value.split_once('=').ok_or_else(|| {
+                    transport(format!("`--param` needs KEY=VALUE, found `{value}`"))
+                })?;
+                eval_args.params.push((key.to_string(), val.to_string()));
+            }
             "--worst" if allowed(&["eval"]) => {
                 let value = args.value(&flag, inline)?;
                 eval_args.worst = Some(value.parse().map_err(|_| {
                     transport(format!("`--worst` needs a whole number, found `{value}`"))
                 })?);
+            }
+            "--from" if allowed(&["catalog-import"]) => {
+                import_args.from = Some(args.value(&flag, inline)?)
+            }
+            "--product" if allowed(&["catalog-import"]) => {
+                import_args.product = Some(args.value(&flag, inline)?)
+            }
+            "--name" if allowed(&["catalog-import"]) => {
+                import_args.name = Some(args.value(&flag, inline)?)
+            }
+            _ if command == "catalog-import"
+                && (arg == "-" || !arg.starts_with('-'))
+                && import_args.input.is_none() =>
+            {
+                import_args.input = Some(arg)
             }
             "--help" | "-h" => return Ok(invocation),
             _ if command == "inspect" && !arg.starts_with('-') && inspect.path.is_none() => {
@@ -266,6 +313,21 @@ fn parse(argv: Vec<OsString>) -> Result<Invocation> {
             Command::Eval(eval_args)
         }
         "catalog-verify" => Command::CatalogVerify,
+        "catalog-lint" => Command::CatalogLint(lint_args),
+        "catalog-import" => {
+            if import_args.from.is_none() || import_args.product.is_none() {
+                return Err(transport(
+                    "catalog import needs --from mcp|openai and --product ID",
+                ));
+            }
+            if import_args.input.is_none() {
+                return Err(transport(
+                    "catalog import needs an INPUT.json file (or `-`)",
+                ));
+            }
+            Command::CatalogImport(import_args)
+        }
+        "mcp" => Command::Mcp,
         _ => Command::CatalogHash,
     };
     Ok(invocation)
@@ -396,6 +458,31 @@ pub fn serve_line(engine: &Engine, line: &[u8]) -> String {
     answer.unwrap_or_else(|error| error_line(&error))
 }
 
+/// Discards input up to and including the next newline (or EOF) without keeping it, so an
+/// endless line costs no memory.
+fn skip_line(stdin: &mut dyn BufRead) -> Result<()> {
+    loop {
+        let (found, used) = match stdin.fill_buf() {
+            Ok([]) => return Ok(()),
+            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
+                Some(idx) => (true, idx + 1),
+                None => (false, buf.len()),
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                return Err(Error::new(
+                    Reason::ReadRequestFailed,
+                    format!("cannot read stdin: {e}"),
+                ))
+            }
+        };
+        stdin.consume(used);
+        if found {
+            return Ok(());
+        }
+    }
+}
+
 fn serve(engine: &Engine, stdin: &mut dyn BufRead, stdout: &mut dyn Write) -> Result<()> {
     let mut line = Vec::new();
     loop {
@@ -418,14 +505,10 @@ fn serve(engine: &Engine, stdin: &mut dyn BufRead, stdout: &mut dyn Write) -> Re
             }
         }
         let answer = if !complete && line.len() > MAX_REQUEST_BYTES {
-            let mut rest = Vec::new();
-            stdin.read_until(b'\n', &mut rest).map_err(|e| {
-                Error::new(Reason::ReadRequestFailed, format!("cannot read stdin: {e}"))
-            })?;
-            error_line(&Error::new(
-                Reason::RequestTooLarge,
-                format!("a request line is over {MAX_REQUEST_BYTES} bytes"),
-            ))
+            skip_line(stdin)?;
+            // Answer exactly like single-shot, which reads one byte over the limit.
+            line.truncate(MAX_REQUEST_BYTES + 1);
+            serve_line(engine, &line)
         } else {
             serve_line(engine, &line)
         };
@@ -436,22 +519,106 @@ fn serve(engine: &Engine, stdin: &mut dyn BufRead, stdout: &mut dyn Write) -> Re
     }
 }
 
+/// `catalog import`: reads the input (a file or `-` for stdin), writes the catalog.v1 to
+/// stdout, then one line per skipped entry to stderr.
+fn import_catalog(
+    args: &ImportArgs,
+    stdin: &mut dyn BufRead,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<()> {
+    let invalid = |message: String| Error::new(Reason::InvalidImport, message);
+    let from = args.from.as_deref().unwrap_or_default();
+    let format = crate::import::Format::parse(from).ok_or_else(|| {
+        transport(format!(
+            "`--from` must be `mcp` or `openai`, found `{from}`"
+        ))
+    })?;
+    let input = args.input.as_deref().unwrap_or("-");
+    let mut bytes = Vec::new();
+    if input == "-" {
+        stdin
+            .read_to_end(&mut bytes)
+            .map_err(|e| invalid(format!("cannot read stdin: {e}")))?;
+    } else {
+        bytes = std::fs::read(input).map_err(|e| invalid(format!("cannot read {input}: {e}")))?;
+    }
+    let text = String::from_utf8(bytes).map_err(|e| invalid(format!("{input}: not UTF-8: {e}")))?;
+    let value: serde_json::Value =
+        crate::json::parse_strict(&text).map_err(|e| invalid(format!("{input}: {e}")))?;
+    let imported = crate::import::import(
+        &value,
+        &crate::import::ImportOptions {
+            format,
+            product_id: args.product.as_deref().unwrap_or_default(),
+            product_name: args.name.as_deref(),
+        },
+    )?;
+    let catalog = crate::import::render(&imported.document)?;
+    stdout
+        .write_all(catalog.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| Error::new(Reason::OutputFailed, format!("cannot write stdout: {e}")))?;
+    for skipped in &imported.skipped {
+        let _ = stderr.write_all(skipped.line().as_bytes());
+    }
+    let _ = stderr.flush();
+    Ok(())
+}
+
 fn execute(
     invocation: Invocation,
     stdin: &mut dyn BufRead,
     stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
 ) -> Result<Option<String>> {
-    if let Command::Help = invocation.command {
-        return Ok(Some(USAGE.to_string()));
+    match &invocation.command {
+        Command::Help => return Ok(Some(USAGE.to_string())),
+        // Import reads no catalog.
+        Command::CatalogImport(args) => {
+            return import_catalog(args, stdin, stdout, stderr).map(|()| None)
+        }
+        _ => {}
     }
     let catalog_path = match &invocation.catalog {
         CatalogArg::Embedded => None,
         CatalogArg::Path(path) => Some(Path::new(path)),
     };
-    let catalog = load_catalog(catalog_path)?;
+    // `verify` and `hash` always rebuild and rehash; other commands on the embedded catalog
+    // start from the prepared snapshot when it is current (see `prepared`).
+    let (catalog, prepared_index) = match (&invocation.command, catalog_path) {
+        (Command::CatalogVerify | Command::CatalogHash, _) | (_, Some(_)) => {
+            (load_catalog(catalog_path)?, None)
+        }
+        (_, None) => crate::prepared::load_embedded(&crate::embedded_sources())?,
+    };
     match invocation.command {
         Command::Help => Ok(Some(USAGE.to_string())),
+        Command::CatalogImport(args) => import_catalog(&args, stdin, stdout, stderr).map(|()| None),
+        Command::Mcp => {
+            let engine =
+                Engine::with_prepared_index(catalog, &invocation.retriever, prepared_index)?;
+            crate::mcp::serve(&engine, stdin, stdout)?;
+            Ok(None)
+        }
         Command::CatalogHash => crate::respond::encode_line(&catalog.version()).map(Some),
+        Command::CatalogLint(args) => {
+            let output = lint::run(catalog, &invocation.retriever, &args)?;
+            match output.below_threshold {
+                None => Ok(Some(output.text)),
+                // Below the threshold the report still goes to stdout, then the error JSON
+                // to stderr (exit 3), so a CI log shows what to fix.
+                Some(error) => {
+                    stdout
+                        .write_all(output.text.as_bytes())
+                        .and_then(|()| stdout.flush())
+                        .map_err(|e| {
+                            Error::new(Reason::OutputFailed, format!("cannot write stdout: {e}"))
+                        })?;
+                    Err(error)
+                }
+            }
+        }
         Command::CatalogVerify => {
             let summary = serde_json::json!({
                 "catalog": "valid",
@@ -463,7 +630,8 @@ fn execute(
             crate::respond::encode_line(&summary).map(Some)
         }
         Command::Search(args) => {
-            let engine = Engine::new(catalog, &invocation.retriever)?;
+            let engine =
+                Engine::with_prepared_index(catalog, &invocation.retriever, prepared_index)?;
             match &args.request_json {
                 Some(value) => {
                     let bytes = read_request(value, stdin)?;
@@ -494,7 +662,8 @@ fn execute(
             }
         }
         Command::Serve => {
-            let engine = Engine::new(catalog, &invocation.retriever)?;
+            let engine =
+                Engine::with_prepared_index(catalog, &invocation.retriever, prepared_index)?;
             serve(&engine, stdin, stdout)?;
             Ok(None)
         }
@@ -509,7 +678,7 @@ pub fn run(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> u8 {
-    let result = parse(argv).and_then(|invocation| execute(invocation, stdin, stdout));
+    let result = parse(argv).and_then(|invocation| execute(invocation, stdin, stdout, stderr));
     match result {
         Ok(output) => {
             if let Some(text) = output {

@@ -79,6 +79,7 @@ reasons! {
     UnknownRetriever => "unknown_retriever", Validation;
     InvalidQrels => "invalid_qrels", Validation;
     InvalidImport => "invalid_import", Validation;
+    LintBelowThreshold => "lint_below_threshold", Validation;
     CatalogChanged => "catalog_changed", Discovery;
     InvalidCatalog => "invalid_catalog", Internal;
     CatalogUnreadable => "catalog_unreadable", Internal;

@@ -12,11 +12,13 @@ pub mod error;
 pub mod eval;
 pub mod filter;
 pub mod import;
+pub mod index;
 pub mod inspect;
 pub mod json;
 pub mod limits;
 pub mod lint;
 pub mod mcp;
+pub mod prepared;
 pub mod request;
 pub mod respond;
 pub mod retrieve;
@@ -33,6 +35,9 @@ use retrieve::Retriever;
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded_catalog.rs"));
 }
+
+/// Fingerprint of the embedded catalog and of every input of its index (see `prepared`).
+pub const EMBEDDED_FINGERPRINT: &str = embedded::EMBEDDED_FINGERPRINT;
 
 /// The catalog compiled into the binary from the repository's `catalog/` directory.
 pub fn embedded_sources() -> Vec<SourceFile> {
@@ -78,6 +83,31 @@ impl Engine {
             config,
             retriever: OnceLock::new(),
         })
+    }
+
+    /// An engine whose default retriever starts from an index built earlier for this catalog
+    /// (the prepared snapshot); any other retriever name builds its own.
+    ///
+    /// # Errors
+    /// `unknown_retriever`.
+    pub fn with_prepared_index(
+        catalog: Catalog,
+        retriever_name: &str,
+        index: Option<index::Index>,
+    ) -> Result<Engine> {
+        let engine = Engine::new(catalog, retriever_name)?;
+        if let Some(index) = index {
+            if engine.retriever_name == retrieve::DEFAULT_RETRIEVER {
+                let retriever: Box<dyn Retriever> = Box::new(retrieve::FieldedBm25::with_index(
+                    engine.retriever_name,
+                    engine.config,
+                    &engine.catalog,
+                    index,
+                ));
+                let _ = engine.retriever.set(retriever);
+            }
+        }
+        Ok(engine)
     }
 
     /// An engine whose retriever configuration has `params` overridden (`eval --param`).

@@ -11,49 +11,15 @@
 //! - Float sums are accumulated in a fixed order (terms sorted, fields in [`Field::ALL`]
 //!   order, postings in `ToolId` order), so the same request gives the same bits.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
-use crate::catalog::{Catalog, ToolEntry, ToolId};
+use crate::catalog::{Catalog, ToolId};
+use crate::index::Index;
 use crate::limits::SCORE_ROUNDING;
 use crate::text::{Analyzer, AnalyzerConfig, HanMode, Lexicon, PreparedQuery};
 use crate::wire::Effect;
 
-/// The indexed fields of a tool.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Field {
-    /// Canonical path, name, CLI paths, aliases, group, product id and name.
-    Identity,
-    /// Title, agent summary, display name.
-    Summary,
-    /// Description.
-    Description,
-    /// Parameter flags, properties, descriptions and string enums; `input_schema` likewise.
-    Parameters,
-    /// use_when sentences.
-    UseWhen,
-}
-
-pub const N_FIELDS: usize = 5;
-
-impl Field {
-    pub const ALL: [Field; N_FIELDS] = [
-        Field::Identity,
-        Field::Summary,
-        Field::Description,
-        Field::Parameters,
-        Field::UseWhen,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Field::Identity => "identity",
-            Field::Summary => "summary",
-            Field::Description => "description",
-            Field::Parameters => "parameters",
-            Field::UseWhen => "use_when",
-        }
-    }
-}
+pub use crate::index::{Field, N_FIELDS};
 
 /// A scored tool before the cut.
 #[derive(Debug, Clone)]
@@ -244,32 +210,13 @@ impl Bm25Config {
     };
 }
 
-/// One field's inverted index.
-#[derive(Debug, Default)]
-struct FieldIndex {
-    postings: HashMap<String, Vec<(ToolId, u32)>>,
-    doc_len: Vec<u32>,
-    avg_len: f64,
-}
-
-impl FieldIndex {
-    /// The tool's field length relative to the average (1 when the field is empty everywhere).
-    fn len_ratio(&self, tool: ToolId) -> f64 {
-        if self.avg_len > 0.0 {
-            f64::from(self.doc_len[tool as usize]) / self.avg_len
-        } else {
-            1.0
-        }
-    }
-}
-
 /// Weighted per-field BM25 (k1, b, idf `ln(1 + (N − df + 0.5)/(df + 0.5))`, query-term
 /// weight `ln(1 + qtf)`).
 pub struct FieldedBm25 {
     name: &'static str,
     config: Bm25Config,
     analyzer: Analyzer,
-    fields: Vec<FieldIndex>,
+    index: Index,
     n_tools: usize,
     tool_effects: Vec<Option<Effect>>,
     /// Per tool: the index of its product in `product_names`.
@@ -281,51 +228,25 @@ pub struct FieldedBm25 {
 impl FieldedBm25 {
     pub fn new(name: &'static str, config: Bm25Config, catalog: &Catalog) -> FieldedBm25 {
         let analyzer = Analyzer::new(config.analyzer);
+        let index = Index::build(catalog, &analyzer, &config.weights, config.single_field);
+        FieldedBm25::with_index(name, config, catalog, index)
+    }
+
+    /// A retriever over an index built earlier (a prepared snapshot) for this same catalog
+    /// and configuration.
+    pub fn with_index(
+        name: &'static str,
+        config: Bm25Config,
+        catalog: &Catalog,
+        index: Index,
+    ) -> FieldedBm25 {
+        let analyzer = Analyzer::new(config.analyzer);
         let n_tools = catalog.tools().len();
-        let mut fields: Vec<FieldIndex> = (0..N_FIELDS).map(|_| FieldIndex::default()).collect();
-        let mut terms = Vec::new();
-        for (tool_idx, tool) in catalog.tools().iter().enumerate() {
-            let texts = field_texts(tool);
-            for (field_idx, index) in fields.iter_mut().enumerate() {
-                terms.clear();
-                if config.single_field {
-                    if field_idx == 0 {
-                        for text in texts.iter().flatten() {
-                            analyzer.terms_into(text, &mut terms);
-                        }
-                    }
-                } else if config.weights[field_idx] > 0.0 {
-                    for text in &texts[field_idx] {
-                        analyzer.terms_into(text, &mut terms);
-                    }
-                }
-                index.doc_len.push(terms.len() as u32);
-                let mut counts: BTreeMap<&str, u32> = BTreeMap::new();
-                for term in &terms {
-                    *counts.entry(term.as_str()).or_default() += 1;
-                }
-                for (term, count) in counts {
-                    index
-                        .postings
-                        .entry(term.to_string())
-                        .or_default()
-                        .push((tool_idx as ToolId, count));
-                }
-            }
-        }
-        for index in &mut fields {
-            let total: u64 = index.doc_len.iter().map(|&l| u64::from(l)).sum();
-            index.avg_len = if n_tools == 0 {
-                0.0
-            } else {
-                total as f64 / n_tools as f64
-            };
-        }
         FieldedBm25 {
             name,
             config,
             analyzer,
-            fields,
+            index,
             n_tools,
             tool_effects: catalog.tools().iter().map(|t| t.effect()).collect(),
             tool_products: catalog
@@ -398,19 +319,23 @@ impl Retriever for FieldedBm25 {
             // Coverage: a term's idf is its best (rarest) field's idf; terms the catalog never
             // uses carry no information about which tool fits and are left out.
             let mut term_idf: f64 = f64::INFINITY;
+            let Some(term_id) = self.index.terms.id(term) else {
+                continue;
+            };
             let mut matched: Vec<ToolId> = Vec::new();
             if self.config.bm25f {
                 // BM25F: length-normalised, weighted term frequencies are summed over fields
                 // first and saturated once, with one idf over the union of fields.
                 let mut parts: BTreeMap<ToolId, [f64; N_FIELDS]> = BTreeMap::new();
-                for (field_idx, index) in self.fields.iter().enumerate() {
+                for (field_idx, index) in self.index.fields.iter().enumerate() {
                     let weight = self.config.weights[field_idx];
                     if weight <= 0.0 {
                         continue;
                     }
-                    let Some(postings) = index.postings.get(term) else {
+                    let postings = index.postings(term_id);
+                    if postings.is_empty() {
                         continue;
-                    };
+                    }
                     for &(tool, tf) in postings {
                         let norm = 1.0 - b + b * index.len_ratio(tool);
                         parts.entry(tool).or_insert([0.0; N_FIELDS])[field_idx] +=
@@ -436,14 +361,15 @@ impl Retriever for FieldedBm25 {
                     }
                 }
             } else {
-                for (field_idx, index) in self.fields.iter().enumerate() {
+                for (field_idx, index) in self.index.fields.iter().enumerate() {
                     let weight = self.config.weights[field_idx];
                     if weight <= 0.0 {
                         continue;
                     }
-                    let Some(postings) = index.postings.get(term) else {
+                    let postings = index.postings(term_id);
+                    if postings.is_empty() {
                         continue;
-                    };
+                    }
                     let df = postings.len() as f64;
                     let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
                     term_idf = term_idf.min(idf);
@@ -522,83 +448,4 @@ pub fn sort_hits(hits: &mut [Hit]) {
 
 fn rounded(score: f64) -> i64 {
     (score / SCORE_ROUNDING).round() as i64
-}
-
-/// The texts of each field of `tool`, in [`Field::ALL`] order.
-fn field_texts(tool: &ToolEntry) -> [Vec<&str>; N_FIELDS] {
-    let def = &tool.def;
-    let mut identity: Vec<&str> = vec![
-        def.canonical_path.as_str(),
-        def.name.as_str(),
-        tool.product_id.as_str(),
-    ];
-    identity.extend(def.cli_path.as_deref());
-    if def.primary_cli_path != def.cli_path {
-        identity.extend(def.primary_cli_path.as_deref());
-    }
-    identity.extend(def.aliases.iter().map(String::as_str));
-    identity.extend(def.group.as_deref());
-    identity.extend(tool.product_name.as_deref());
-
-    let mut summary: Vec<&str> = Vec::new();
-    summary.extend(def.title.as_deref());
-    summary.extend(def.agent_summary.as_deref());
-    summary.extend(def.display.as_deref());
-
-    let description: Vec<&str> = def.description.as_deref().into_iter().collect();
-
-    let mut parameters: Vec<&str> = Vec::new();
-    for (flag, parameter) in &def.parameters {
-        parameters.push(flag.as_str());
-        parameters.extend(parameter.property.as_deref());
-        parameters.extend(parameter.description.as_deref());
-        if let Some(values) = &parameter.enum_values {
-            parameters.extend(values.iter().filter_map(|v| v.as_str()));
-        }
-    }
-    if let Some(schema) = &def.input_schema {
-        schema_texts(schema, 0, &mut parameters);
-    }
-
-    let use_when: Vec<&str> = def.use_when.iter().map(String::as_str).collect();
-    [identity, summary, description, parameters, use_when]
-}
-
-/// Property names, descriptions, titles and string enums of a JSON Schema, recursively
-/// through `properties`, `items`, `additionalProperties` and the `*Of` combinators.
-/// `$ref` is never followed, so a cyclic schema cannot loop.
-fn schema_texts<'a>(schema: &'a serde_json::Value, depth: usize, out: &mut Vec<&'a str>) {
-    const MAX_DEPTH: usize = 32;
-    let Some(object) = schema.as_object() else {
-        return;
-    };
-    if depth > MAX_DEPTH {
-        return;
-    }
-    for key in ["description", "title"] {
-        if let Some(text) = object.get(key).and_then(|v| v.as_str()) {
-            out.push(text);
-        }
-    }
-    if let Some(values) = object.get("enum").and_then(|v| v.as_array()) {
-        out.extend(values.iter().filter_map(|v| v.as_str()));
-    }
-    if let Some(properties) = object.get("properties").and_then(|v| v.as_object()) {
-        for (name, property) in properties {
-            out.push(name.as_str());
-            schema_texts(property, depth + 1, out);
-        }
-    }
-    for key in ["items", "additionalProperties"] {
-        if let Some(child) = object.get(key) {
-            schema_texts(child, depth + 1, out);
-        }
-    }
-    for key in ["anyOf", "oneOf", "allOf"] {
-        if let Some(children) = object.get(key).and_then(|v| v.as_array()) {
-            for child in children {
-                schema_texts(child, depth + 1, out);
-            }
-        }
-    }
 }

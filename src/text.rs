@@ -14,7 +14,8 @@
 //! **Invariant:** an [`Analyzer`] is a pure function of its [`AnalyzerConfig`] and the text;
 //! the same config gives the same terms in any process (no hashing, no clocks).
 
-use jieba_rs::Jieba;
+mod han;
+
 use unicode_normalization::UnicodeNormalization;
 
 /// How Han runs become terms.
@@ -49,65 +50,36 @@ impl AnalyzerConfig {
     };
 }
 
-/// The general Han dictionary: the 50,000 most frequent Han words of jieba's dictionary.
-const HAN_WORDS: &str = include_str!("text/han_words.txt");
-/// Workplace-suite words the general dictionary lacks.
-const DOMAIN_WORDS: &str = include_str!("text/domain_words.txt");
-
-/// A built pipeline. Build once per process; `terms` is cheap.
+/// A built pipeline. Cheap to build (the Han dictionary is a static table); `terms` is cheap.
+#[derive(Debug)]
 pub struct Analyzer {
     config: AnalyzerConfig,
-    jieba: Option<Jieba>,
-}
-
-impl std::fmt::Debug for Analyzer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Analyzer")
-            .field("config", &self.config)
-            .finish()
-    }
-}
-
-fn build_jieba() -> Jieba {
-    let mut jieba = Jieba::empty();
-    let mut dictionary = String::with_capacity(HAN_WORDS.len() + DOMAIN_WORDS.len());
-    dictionary.push_str(HAN_WORDS);
-    for line in DOMAIN_WORDS.lines() {
-        if !line.starts_with('#') && !line.trim().is_empty() {
-            dictionary.push_str(line);
-            dictionary.push('\n');
-        }
-    }
-    // The dictionary is compiled into the binary and checked by a unit test; a failure here
-    // would be a build defect, so fall back to an empty dictionary (n-grams still work).
-    if jieba.load_dict(&mut dictionary.as_bytes()).is_err() {
-        return Jieba::empty();
-    }
-    jieba
 }
 
 impl Analyzer {
     pub fn new(config: AnalyzerConfig) -> Analyzer {
-        let jieba = match config.han {
-            HanMode::Ngrams => None,
-            HanMode::Words | HanMode::WordsAndNgrams => Some(build_jieba()),
-        };
-        Analyzer { config, jieba }
+        Analyzer { config }
     }
 
     pub fn config(&self) -> AnalyzerConfig {
         self.config
     }
 
-    /// Appends the terms of `text` to `out` (with repetitions, in text order).
-    pub fn terms_into(&self, text: &str, out: &mut Vec<String>) {
+    /// Calls `emit` with every term of `text` (with repetitions, in text order). The string
+    /// passed to `emit` is only valid for the call, so callers that keep terms copy them once.
+    pub fn each_term(&self, text: &str, emit: &mut dyn FnMut(&str)) {
         let normalized = normalize(text);
         for run in segment(&normalized) {
             match run {
-                Run::Han(han) => self.han_terms(han, out),
-                Run::Word(word) => self.word_terms(word, out),
+                Run::Han(han) => self.han_terms(han, emit),
+                Run::Word(word) => self.word_terms(word, emit),
             }
         }
+    }
+
+    /// Appends the terms of `text` to `out` (with repetitions, in text order).
+    pub fn terms_into(&self, text: &str, out: &mut Vec<String>) {
+        self.each_term(text, &mut |term| out.push(term.to_string()));
     }
 
     /// The terms of `text`.
@@ -117,31 +89,38 @@ impl Analyzer {
         out
     }
 
-    fn han_terms(&self, han: &str, out: &mut Vec<String>) {
+    fn han_terms(&self, han: &str, emit: &mut dyn FnMut(&str)) {
         let stop = self.config.stop_words;
-        if let Some(jieba) = &self.jieba {
-            for token in jieba.cut_for_search(han, false) {
-                if !(stop && HAN_STOP_WORDS.contains(&token.word)) {
-                    out.push(token.word.to_string());
+        if matches!(self.config.han, HanMode::Words | HanMode::WordsAndNgrams) {
+            han::cut_for_search(han, &mut |word| {
+                if !(stop && HAN_STOP_WORDS.contains(&word)) {
+                    emit(word);
                 }
-            }
+            });
         }
         if matches!(self.config.han, HanMode::Ngrams | HanMode::WordsAndNgrams) {
-            let chars: Vec<char> = han.chars().collect();
-            for (idx, ch) in chars.iter().enumerate() {
-                let mut unigram = [0u8; 4];
-                let unigram = ch.encode_utf8(&mut unigram);
-                if !(stop && HAN_STOP_CHARS.contains(ch)) {
-                    out.push(format!("#{unigram}"));
+            // N-gram terms carry a `#` so they never merge with a dictionary word.
+            let mut gram = String::with_capacity(9);
+            let mut chars = han.chars().peekable();
+            while let Some(ch) = chars.next() {
+                if !(stop && HAN_STOP_CHARS.contains(&ch)) {
+                    gram.clear();
+                    gram.push('#');
+                    gram.push(ch);
+                    emit(&gram);
                 }
-                if let Some(next) = chars.get(idx + 1) {
-                    out.push(format!("#{ch}{next}"));
+                if let Some(&next) = chars.peek() {
+                    gram.clear();
+                    gram.push('#');
+                    gram.push(ch);
+                    gram.push(next);
+                    emit(&gram);
                 }
             }
         }
     }
 
-    fn word_terms(&self, word: &str, out: &mut Vec<String>) {
+    fn word_terms(&self, word: &str, emit: &mut dyn FnMut(&str)) {
         let whole = word.to_lowercase();
         let pieces = if self.config.split_identifiers {
             identifier_pieces(word)
@@ -150,13 +129,13 @@ impl Analyzer {
         };
         let compound = pieces.len() > 1;
         if compound || !self.is_stop(&whole) {
-            out.push(self.stem(whole));
+            emit(&self.stem(whole));
         }
         if compound {
             for piece in pieces {
                 let piece = piece.to_lowercase();
                 if !self.is_stop(&piece) {
-                    out.push(self.stem(piece));
+                    emit(&self.stem(piece));
                 }
             }
         }
@@ -173,6 +152,11 @@ impl Analyzer {
             word
         }
     }
+}
+
+/// Search-mode Han word segmentation (see [`han`]); exposed for the equivalence test.
+pub fn cut_han_for_search<'a>(text: &'a str, emit: &mut dyn FnMut(&'a str)) {
+    han::cut_for_search(text, emit);
 }
 
 /// NFKC, the only normalization before segmentation (case is folded per piece later,
@@ -549,20 +533,6 @@ mod tests {
     }
 
     #[test]
-    fn invariant_embedded_dictionaries_parse() {
-        let mut jieba = Jieba::empty();
-        assert!(jieba.load_dict(&mut HAN_WORDS.as_bytes()).is_ok());
-        let lines: Vec<&str> = DOMAIN_WORDS
-            .lines()
-            .filter(|l| !l.starts_with('#'))
-            .collect();
-        assert!(lines.iter().all(|l| l
-            .split(' ')
-            .nth(1)
-            .is_some_and(|f| f.parse::<u32>().is_ok())));
-    }
-
-    #[test]
     fn lexicon_expands_across_languages_and_detects_destructive_intent() {
         let lexicon = Lexicon::builtin();
         let query = PreparedQuery::new("Which of my tasks are overdue?");
@@ -575,7 +545,9 @@ mod tests {
         assert!(lexicon.has_destructive_intent(&PreparedQuery::new("把刚才那条撤回")));
         assert!(lexicon.has_destructive_intent(&PreparedQuery::new("get rid of the Fax column")));
         // Inflections meet their base forms on both sides.
-        assert!(lexicon.expand(&PreparedQuery::new("it was streamed")).contains("直播"));
+        assert!(lexicon
+            .expand(&PreparedQuery::new("it was streamed"))
+            .contains("直播"));
         assert_eq!(lemma("finished".into()), "finish");
         assert_eq!(lemma("planning".into()), "plan");
         assert_eq!(lemma("copied".into()), "copy");

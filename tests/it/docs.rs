@@ -42,7 +42,10 @@ fn run_example(command: &str) -> String {
     let (stdin, command) = match command.split_once(" | ") {
         Some((echo, rest)) => {
             let json = split_args(echo);
-            assert_eq!(json[0], "echo", "only `echo '…' | toolsearch …` pipes are supported");
+            assert_eq!(
+                json[0], "echo",
+                "only `echo '…' | toolsearch …` pipes are supported"
+            );
             (json[1].clone() + "\n", rest)
         }
         None => (String::new(), command),
@@ -75,7 +78,10 @@ fn current_hashes(command: &str, source: &str, surface: &str) -> String {
     if command.contains(" | ") {
         // Hashes inside piped JSON are rewritten textually.
         let mut out = command.to_string();
-        for (key, value) in [("expected_source_hash", source), ("expected_surface_hash", surface)] {
+        for (key, value) in [
+            ("expected_source_hash", source),
+            ("expected_surface_hash", surface),
+        ] {
             if let Some(start) = out.find(&format!("\"{key}\":\"")) {
                 let from = start + key.len() + 4;
                 if let Some(len) = out[from..].find('"') {
@@ -88,7 +94,13 @@ fn current_hashes(command: &str, source: &str, surface: &str) -> String {
         return out;
     }
     args.iter()
-        .map(|a| if a.contains(' ') || a.is_empty() { format!("\"{a}\"") } else { a.clone() })
+        .map(|a| {
+            if a.contains(' ') || a.is_empty() {
+                format!("\"{a}\"")
+            } else {
+                a.clone()
+            }
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -107,7 +119,10 @@ pub fn check_markdown(relative: &str) {
             continue;
         }
         let command_line = lines.next().expect("a command after ```console");
-        let command = command_line.trim_end().strip_prefix("$ ").expect("console blocks start with `$ `");
+        let command = command_line
+            .trim_end()
+            .strip_prefix("$ ")
+            .expect("console blocks start with `$ `");
         let mut expected = String::new();
         for body in lines.by_ref() {
             if body.trim_end() == "```" {
@@ -115,7 +130,11 @@ pub fn check_markdown(relative: &str) {
             }
             expected.push_str(body);
         }
-        let command = if update { current_hashes(command, &source, &surface) } else { command.to_string() };
+        let command = if update {
+            current_hashes(command, &source, &surface)
+        } else {
+            command.to_string()
+        };
         let actual = run_example(&command);
         if !update {
             assert_eq!(expected, actual, "{relative}: example `{command}` is stale; run UPDATE_DOCS=1 cargo test --test it docs");
@@ -132,4 +151,24 @@ pub fn check_markdown(relative: &str) {
 #[test]
 fn readme_examples_are_real_output() {
     check_markdown("README.md");
+}
+
+#[test]
+fn skill_examples_are_real_output() {
+    // An installable skill starts with YAML front matter naming and describing it.
+    let text = std::fs::read_to_string(repo().join("docs/skill/SKILL.md")).unwrap();
+    let front = text
+        .strip_prefix("---\n")
+        .and_then(|rest| rest.split_once("\n---\n"))
+        .map(|(front, _)| front)
+        .expect("SKILL.md starts with --- front matter ---");
+    for key in ["name: ", "description: "] {
+        assert!(
+            front
+                .lines()
+                .any(|l| l.starts_with(key) && l.len() > key.len()),
+            "front matter has `{key}`"
+        );
+    }
+    check_markdown("docs/skill/SKILL.md");
 }

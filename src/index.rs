@@ -1,0 +1,439 @@
+//! The inverted index of a catalog under one analyzer: which text goes into which field, the
+//! sorted term table, and per field the postings (compressed sparse rows) and lengths.
+//!
+//! **Invariants**
+//! - Built in one place ([`Index::build`]) from the immutable catalog; the same catalog and
+//!   analyzer give the same index, term ids and all (terms are numbered in sorted order).
+//! - Postings of a term list tools in `ToolId` order, so scoring sums in a fixed order.
+//! - [`Index::encode`] / [`Index::decode`] round-trip exactly (the prepared snapshot of the
+//!   embedded catalog is an encoded index, see `prepared`).
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use crate::catalog::{Catalog, ToolEntry, ToolId};
+use crate::text::Analyzer;
+
+/// The indexed fields of a tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Field {
+    /// Canonical path, name, CLI paths, aliases, group, product id and name.
+    Identity,
+    /// Title, agent summary, display name.
+    Summary,
+    /// Description.
+    Description,
+    /// Parameter flags, properties, descriptions and string enums; `input_schema` likewise.
+    Parameters,
+    /// use_when sentences.
+    UseWhen,
+}
+
+pub const N_FIELDS: usize = 5;
+
+impl Field {
+    pub const ALL: [Field; N_FIELDS] = [
+        Field::Identity,
+        Field::Summary,
+        Field::Description,
+        Field::Parameters,
+        Field::UseWhen,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Field::Identity => "identity",
+            Field::Summary => "summary",
+            Field::Description => "description",
+            Field::Parameters => "parameters",
+            Field::UseWhen => "use_when",
+        }
+    }
+}
+
+/// All indexed terms, sorted, in one string; a term's id is its position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TermTable {
+    text: Cow<'static, str>,
+    /// Start of each term in `text`, plus the end.
+    offsets: Vec<u32>,
+}
+
+impl TermTable {
+    fn from_sorted(terms: &[&str]) -> TermTable {
+        let mut text = String::new();
+        let mut offsets = Vec::with_capacity(terms.len() + 1);
+        for term in terms {
+            offsets.push(text.len() as u32);
+            text.push_str(term);
+        }
+        offsets.push(text.len() as u32);
+        TermTable {
+            text: Cow::Owned(text),
+            offsets,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn term(&self, id: u32) -> &str {
+        let idx = id as usize;
+        &self.text[self.offsets[idx] as usize..self.offsets[idx + 1] as usize]
+    }
+
+    /// The id of `term`, if the catalog uses it.
+    pub fn id(&self, term: &str) -> Option<u32> {
+        let (mut lo, mut hi) = (0usize, self.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.term(mid as u32).cmp(term) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(mid as u32),
+            }
+        }
+        None
+    }
+}
+
+/// One field: postings per term id (compressed sparse rows) and the length of every tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldIndex {
+    /// `entries[offsets[t]..offsets[t + 1]]` are the postings of term `t`.
+    offsets: Vec<u32>,
+    /// (tool, term frequency), in `ToolId` order within a term.
+    entries: Vec<(ToolId, u32)>,
+    pub doc_len: Vec<u32>,
+    pub avg_len: f64,
+}
+
+impl FieldIndex {
+    pub fn postings(&self, term: u32) -> &[(ToolId, u32)] {
+        let idx = term as usize;
+        match (self.offsets.get(idx), self.offsets.get(idx + 1)) {
+            (Some(&start), Some(&end)) => &self.entries[start as usize..end as usize],
+            _ => &[],
+        }
+    }
+
+    /// The tool's field length relative to the average (1 when the field is empty everywhere).
+    pub fn len_ratio(&self, tool: ToolId) -> f64 {
+        if self.avg_len > 0.0 {
+            f64::from(self.doc_len[tool as usize]) / self.avg_len
+        } else {
+            1.0
+        }
+    }
+}
+
+/// The whole index: terms and the five fields.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Index {
+    pub terms: TermTable,
+    pub fields: Vec<FieldIndex>,
+}
+
+impl Index {
+    /// Indexes every tool of `catalog`: a field with weight 0 stays empty; with
+    /// `single_field` every text goes into the first field.
+    pub fn build(
+        catalog: &Catalog,
+        analyzer: &Analyzer,
+        weights: &[f64; N_FIELDS],
+        single_field: bool,
+    ) -> Index {
+        let n_tools = catalog.tools().len();
+        let mut interned: HashMap<String, u32> = HashMap::new();
+        // Per field: (term id, tool, frequency), in tool order.
+        let mut rows: Vec<Vec<(u32, ToolId, u32)>> = vec![Vec::new(); N_FIELDS];
+        let mut doc_len: Vec<Vec<u32>> = vec![Vec::with_capacity(n_tools); N_FIELDS];
+        let mut doc_terms: Vec<u32> = Vec::new();
+        for (tool_idx, tool) in catalog.tools().iter().enumerate() {
+            let texts = field_texts(tool);
+            for field_idx in 0..N_FIELDS {
+                doc_terms.clear();
+                let mut intern = |term: &str| {
+                    let id = match interned.get(term) {
+                        Some(&id) => id,
+                        None => {
+                            let id = interned.len() as u32;
+                            interned.insert(term.to_string(), id);
+                            id
+                        }
+                    };
+                    doc_terms.push(id);
+                };
+                if single_field {
+                    if field_idx == 0 {
+                        for text in texts.iter().flatten() {
+                            analyzer.each_term(text, &mut intern);
+                        }
+                    }
+                } else if weights[field_idx] > 0.0 {
+                    for text in &texts[field_idx] {
+                        analyzer.each_term(text, &mut intern);
+                    }
+                }
+                doc_len[field_idx].push(doc_terms.len() as u32);
+                doc_terms.sort_unstable();
+                for run in doc_terms.chunk_by(|a, b| a == b) {
+                    rows[field_idx].push((run[0], tool_idx as ToolId, run.len() as u32));
+                }
+            }
+        }
+        // Number terms in sorted order.
+        let mut sorted: Vec<(&str, u32)> =
+            interned.iter().map(|(t, &id)| (t.as_str(), id)).collect();
+        sorted.sort_unstable();
+        let mut renumber = vec![0u32; sorted.len()];
+        for (new_id, (_, old_id)) in sorted.iter().enumerate() {
+            renumber[*old_id as usize] = new_id as u32;
+        }
+        let terms = TermTable::from_sorted(&sorted.iter().map(|(t, _)| *t).collect::<Vec<_>>());
+        let n_terms = terms.len();
+        let fields = rows
+            .into_iter()
+            .zip(doc_len)
+            .map(|(rows, doc_len)| {
+                // Counting sort by new term id; stable, so tools stay in order.
+                let mut offsets = vec![0u32; n_terms + 1];
+                for &(old, _, _) in &rows {
+                    offsets[renumber[old as usize] as usize + 1] += 1;
+                }
+                for idx in 0..n_terms {
+                    offsets[idx + 1] += offsets[idx];
+                }
+                let mut next = offsets.clone();
+                let mut entries = vec![(0, 0); rows.len()];
+                for (old, tool, tf) in rows {
+                    let slot = &mut next[renumber[old as usize] as usize];
+                    entries[*slot as usize] = (tool, tf);
+                    *slot += 1;
+                }
+                let total: u64 = doc_len.iter().map(|&l| u64::from(l)).sum();
+                let avg_len = if n_tools == 0 {
+                    0.0
+                } else {
+                    total as f64 / n_tools as f64
+                };
+                FieldIndex {
+                    offsets,
+                    entries,
+                    doc_len,
+                    avg_len,
+                }
+            })
+            .collect();
+        Index { terms, fields }
+    }
+
+    /// A compact little-endian encoding (see [`Index::decode`]).
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        put_u32(out, self.terms.offsets.len() as u32);
+        for &offset in &self.terms.offsets {
+            put_u32(out, offset);
+        }
+        put_u32(out, self.terms.text.len() as u32);
+        out.extend_from_slice(self.terms.text.as_bytes());
+        put_u32(out, self.fields.len() as u32);
+        for field in &self.fields {
+            out.extend_from_slice(&field.avg_len.to_bits().to_le_bytes());
+            put_u32(out, field.doc_len.len() as u32);
+            for &len in &field.doc_len {
+                put_u32(out, len);
+            }
+            put_u32(out, field.offsets.len() as u32);
+            for &offset in &field.offsets {
+                put_u32(out, offset);
+            }
+            put_u32(out, field.entries.len() as u32);
+            for &(tool, tf) in &field.entries {
+                put_u32(out, tool);
+                put_u32(out, tf);
+            }
+        }
+    }
+
+    /// Decodes [`Index::encode`]'s output; the term text is borrowed, not copied. `None` for
+    /// anything malformed (the caller then builds the index from the catalog).
+    pub fn decode(reader: &mut Reader<'static>) -> Option<Index> {
+        let n_offsets = reader.u32()? as usize;
+        let offsets = reader.u32s(n_offsets)?;
+        let text_len = reader.u32()? as usize;
+        let text = std::str::from_utf8(reader.bytes(text_len)?).ok()?;
+        if offsets.windows(2).any(|w| w[0] > w[1])
+            || offsets.last().is_some_and(|&o| o as usize != text.len())
+        {
+            return None;
+        }
+        if offsets.iter().any(|&o| !text.is_char_boundary(o as usize)) {
+            return None;
+        }
+        let terms = TermTable {
+            text: Cow::Borrowed(text),
+            offsets,
+        };
+        let n_fields = reader.u32()? as usize;
+        if n_fields != N_FIELDS {
+            return None;
+        }
+        let mut fields = Vec::with_capacity(N_FIELDS);
+        for _ in 0..N_FIELDS {
+            let avg_len = f64::from_bits(reader.u64()?);
+            let n_docs = reader.u32()? as usize;
+            let doc_len = reader.u32s(n_docs)?;
+            let n_offsets = reader.u32()? as usize;
+            let offsets = reader.u32s(n_offsets)?;
+            let n_entries = reader.u32()? as usize;
+            let flat = reader.u32s(n_entries * 2)?;
+            let entries: Vec<(ToolId, u32)> = flat.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+            if n_offsets != terms.len() + 1
+                || offsets.windows(2).any(|w| w[0] > w[1])
+                || offsets.last().is_some_and(|&o| o as usize != entries.len())
+                || entries.iter().any(|&(tool, _)| tool as usize >= n_docs)
+            {
+                return None;
+            }
+            fields.push(FieldIndex {
+                offsets,
+                entries,
+                doc_len,
+                avg_len,
+            });
+        }
+        Some(Index { terms, fields })
+    }
+}
+
+fn put_u32(out: &mut Vec<u8>, value: u32) {
+    out.extend_from_slice(&value.to_le_bytes());
+}
+
+/// A bounds-checked little-endian cursor over static bytes.
+pub struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(bytes: &'a [u8]) -> Reader<'a> {
+        Reader { bytes, pos: 0 }
+    }
+
+    pub fn bytes(&mut self, len: usize) -> Option<&'a [u8]> {
+        let end = self.pos.checked_add(len)?;
+        let slice = self.bytes.get(self.pos..end)?;
+        self.pos = end;
+        Some(slice)
+    }
+
+    pub fn u32(&mut self) -> Option<u32> {
+        self.bytes(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    pub fn u64(&mut self) -> Option<u64> {
+        let b = self.bytes(8)?;
+        let mut array = [0u8; 8];
+        array.copy_from_slice(b);
+        Some(u64::from_le_bytes(array))
+    }
+
+    pub fn u32s(&mut self, count: usize) -> Option<Vec<u32>> {
+        let raw = self.bytes(count.checked_mul(4)?)?;
+        Some(
+            raw.chunks_exact(4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect(),
+        )
+    }
+
+    pub fn is_at_end(&self) -> bool {
+        self.pos == self.bytes.len()
+    }
+}
+
+/// The texts of each field of `tool`, in [`Field::ALL`] order.
+fn field_texts(tool: &ToolEntry) -> [Vec<&str>; N_FIELDS] {
+    let def = &tool.def;
+    let mut identity: Vec<&str> = vec![
+        def.canonical_path.as_str(),
+        def.name.as_str(),
+        tool.product_id.as_str(),
+    ];
+    identity.extend(def.cli_path.as_deref());
+    if def.primary_cli_path != def.cli_path {
+        identity.extend(def.primary_cli_path.as_deref());
+    }
+    identity.extend(def.aliases.iter().map(String::as_str));
+    identity.extend(def.group.as_deref());
+    identity.extend(tool.product_name.as_deref());
+
+    let mut summary: Vec<&str> = Vec::new();
+    summary.extend(def.title.as_deref());
+    summary.extend(def.agent_summary.as_deref());
+    summary.extend(def.display.as_deref());
+
+    let description: Vec<&str> = def.description.as_deref().into_iter().collect();
+
+    let mut parameters: Vec<&str> = Vec::new();
+    for (flag, parameter) in &def.parameters {
+        parameters.push(flag.as_str());
+        parameters.extend(parameter.property.as_deref());
+        parameters.extend(parameter.description.as_deref());
+        if let Some(values) = &parameter.enum_values {
+            parameters.extend(values.iter().filter_map(|v| v.as_str()));
+        }
+    }
+    if let Some(schema) = &def.input_schema {
+        schema_texts(schema, 0, &mut parameters);
+    }
+
+    let use_when: Vec<&str> = def.use_when.iter().map(String::as_str).collect();
+    [identity, summary, description, parameters, use_when]
+}
+
+/// Property names, descriptions, titles and string enums of a JSON Schema, recursively
+/// through `properties`, `items`, `additionalProperties` and the `*Of` combinators.
+/// `$ref` is never followed, so a cyclic schema cannot loop.
+fn schema_texts<'a>(schema: &'a serde_json::Value, depth: usize, out: &mut Vec<&'a str>) {
+    const MAX_DEPTH: usize = 32;
+    let Some(object) = schema.as_object() else {
+        return;
+    };
+    if depth > MAX_DEPTH {
+        return;
+    }
+    for key in ["description", "title"] {
+        if let Some(text) = object.get(key).and_then(|v| v.as_str()) {
+            out.push(text);
+        }
+    }
+    if let Some(values) = object.get("enum").and_then(|v| v.as_array()) {
+        out.extend(values.iter().filter_map(|v| v.as_str()));
+    }
+    if let Some(properties) = object.get("properties").and_then(|v| v.as_object()) {
+        for (name, property) in properties {
+            out.push(name.as_str());
+            schema_texts(property, depth + 1, out);
+        }
+    }
+    for key in ["items", "additionalProperties"] {
+        if let Some(child) = object.get(key) {
+            schema_texts(child, depth + 1, out);
+        }
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(children) = object.get(key).and_then(|v| v.as_array()) {
+            for child in children {
+                schema_texts(child, depth + 1, out);
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! The committed prepared snapshot (`catalog/prepared.bin`) is current, and answers exactly as
+//! an index built from the catalog at start-up would.
+use toolsearch::{catalog::Catalog, prepared, Engine};
+
+use crate::util::*;
+
+/// Set UPDATE_PREPARED=1 to rewrite `catalog/prepared.bin` after changing the catalog or an
+/// index input (the fingerprint in build.rs lists them).
+#[test]
+fn invariant_prepared_snapshot_is_current() {
+    let catalog = Catalog::build(&toolsearch::embedded_sources()).unwrap();
+    let expected = prepared::encode(toolsearch::EMBEDDED_FINGERPRINT, &catalog);
+    let path = repo().join("catalog/prepared.bin");
+    if std::env::var_os("UPDATE_PREPARED").is_some() {
+        std::fs::write(&path, &expected).unwrap();
+    }
+    let on_disk = std::fs::read(&path).unwrap_or_default();
+    assert!(
+        on_disk == expected,
+        "catalog/prepared.bin is stale; run UPDATE_PREPARED=1 cargo test --test it prepared"
+    );
+    // This binary was compiled with the file as it was then; it must decode and fit.
+    let decoded = prepared::embedded().expect("the compiled-in snapshot is current");
+    assert_eq!(decoded.source_hash, catalog.source_hash());
+    assert_eq!(decoded.surface_hash, catalog.surface_hash());
+    assert!(decoded.index == prepared::default_index(&catalog));
+}
+
+#[test]
+fn invariant_prepared_and_fresh_engines_answer_alike() {
+    let sources = toolsearch::embedded_sources();
+    let (catalog, index) = prepared::load_embedded(&sources).unwrap();
+    assert!(index.is_some(), "the snapshot is used");
+    let fast = Engine::with_prepared_index(catalog, "fielded_bm25", index).unwrap();
+    let fresh = Engine::new(Catalog::build(&sources).unwrap(), "fielded_bm25").unwrap();
+    let qrels: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repo().join("qrels/test.json")).unwrap())
+            .unwrap();
+    for case in qrels["cases"].as_array().unwrap() {
+        let request =
+            serde_json::json!({"version":"tool-search.v1","query":case["query"],"limit":20});
+        let bytes = request.to_string();
+        assert_eq!(
+            fast.search_bytes(bytes.as_bytes(), true),
+            fresh.search_bytes(bytes.as_bytes(), true),
+            "{}",
+            case["id"]
+        );
+    }
+}
