@@ -17,10 +17,16 @@ fn quality_floor_on_the_test_set() {
     assert_eq!(report["overall"]["cases"], 240);
     for (key, floor) in [("recall@1", 0.518), ("recall@5", 0.805), ("mrr@10", 0.645)] {
         let value = metric(&report, key);
-        assert!(value >= floor, "{key} = {value} fell below the floor {floor} (docs/EVALUATION.md)");
+        assert!(
+            value >= floor,
+            "{key} = {value} fell below the floor {floor} (docs/EVALUATION.md)"
+        );
     }
     let forbidden = metric(&report, "forbidden@5");
-    assert!(forbidden <= 0.20, "forbidden@5 = {forbidden} rose above 0.20");
+    assert!(
+        forbidden <= 0.20,
+        "forbidden@5 = {forbidden} rose above 0.20"
+    );
 }
 
 #[test]
