@@ -217,6 +217,8 @@ pub struct FieldedBm25 {
     config: Bm25Config,
     analyzer: Analyzer,
     index: Index,
+    /// Per field, per tool: the BM25 length normalisation `1 − b + b·len/avg_len`.
+    norms: Vec<Vec<f64>>,
     n_tools: usize,
     tool_effects: Vec<Option<Effect>>,
     /// Per tool: the index of its product in `product_names`.
@@ -246,6 +248,15 @@ impl FieldedBm25 {
             name,
             config,
             analyzer,
+            norms: index
+                .fields
+                .iter()
+                .map(|field| {
+                    (0..n_tools)
+                        .map(|tool| 1.0 - config.b + config.b * field.len_ratio(tool as ToolId))
+                        .collect()
+                })
+                .collect(),
             index,
             n_tools,
             tool_effects: catalog.tools().iter().map(|t| t.effect()).collect(),
@@ -311,54 +322,163 @@ impl Retriever for FieldedBm25 {
         } else {
             vec![false; self.product_names.len()]
         };
-        let mut per_tool: BTreeMap<ToolId, ([f64; N_FIELDS], f64)> = BTreeMap::new();
-        let (k1, b) = (self.config.k1, self.config.b);
+        SCRATCH.with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            let scratch = &mut *scratch;
+            scratch.reset(self.n_tools);
+            self.score_terms(&weights, has_word_terms, eligible, scratch);
+            let mut touched = std::mem::take(&mut scratch.touched);
+            touched.sort_unstable();
+            let own_idf_total = scratch.own_idf_total;
+            let mut hits: Vec<Hit> = touched
+                .iter()
+                .filter_map(|&tool| {
+                    let fields = scratch.scores[tool as usize];
+                    let covered = scratch.covered[tool as usize];
+                    let sum: f64 = fields.iter().sum();
+                    let destructive = self.tool_effects[tool as usize] == Some(Effect::Destructive);
+                    let mut multiplier = if penalize_destructive && destructive {
+                        self.config.destructive_penalty
+                    } else {
+                        1.0
+                    };
+                    if named_products[self.tool_products[tool as usize]] {
+                        multiplier *= self.config.product_boost;
+                    }
+                    let score = sum * multiplier;
+                    let coverage = if own_idf_total > 0.0 {
+                        covered / own_idf_total
+                    } else {
+                        0.0
+                    };
+                    let confident = (fields[0] > 0.0 || fields[1] > 0.0)
+                        && coverage >= self.config.min_coverage;
+                    (score > 0.0).then_some(Hit {
+                        tool,
+                        score,
+                        fields,
+                        multiplier,
+                        coverage,
+                        confident,
+                    })
+                })
+                .collect();
+            scratch.touched = touched;
+            top_hits(&mut hits, limit);
+            hits
+        })
+    }
+}
+
+/// Per-query working memory, reused across queries of a thread: dense per-tool arrays plus
+/// the list of tools touched, so only touched slots are ever cleared.
+#[derive(Default)]
+struct Scratch {
+    scores: Vec<[f64; N_FIELDS]>,
+    covered: Vec<f64>,
+    seen: Vec<bool>,
+    touched: Vec<ToolId>,
+    parts: Vec<[f64; N_FIELDS]>,
+    part_seen: Vec<bool>,
+    part_touched: Vec<ToolId>,
+    matched: Vec<ToolId>,
+    own_idf_total: f64,
+}
+
+impl Scratch {
+    fn reset(&mut self, n_tools: usize) {
+        for &tool in &self.touched {
+            self.scores[tool as usize] = [0.0; N_FIELDS];
+            self.covered[tool as usize] = 0.0;
+            self.seen[tool as usize] = false;
+        }
+        self.touched.clear();
+        if self.scores.len() != n_tools {
+            self.scores = vec![[0.0; N_FIELDS]; n_tools];
+            self.covered = vec![0.0; n_tools];
+            self.seen = vec![false; n_tools];
+            self.parts = vec![[0.0; N_FIELDS]; n_tools];
+            self.part_seen = vec![false; n_tools];
+        }
+        self.part_touched.clear();
+        self.own_idf_total = 0.0;
+    }
+
+    fn add(&mut self, tool: ToolId, field_idx: usize, value: f64) {
+        let slot = tool as usize;
+        if !self.seen[slot] {
+            self.seen[slot] = true;
+            self.touched.push(tool);
+        }
+        self.scores[slot][field_idx] += value;
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+impl FieldedBm25 {
+    /// Accumulates every query term's contribution into `scratch`, terms in sorted order.
+    fn score_terms(
+        &self,
+        weights: &BTreeMap<String, (f64, bool)>,
+        has_word_terms: bool,
+        eligible: &[bool],
+        scratch: &mut Scratch,
+    ) {
+        let k1 = self.config.k1;
         let n = self.n_tools as f64;
-        let mut own_idf_total = 0.0;
-        for (term, &(query_weight, is_own)) in &weights {
+        let is_eligible = |tool: ToolId| eligible.get(tool as usize).copied().unwrap_or(false);
+        for (term, &(query_weight, is_own)) in weights {
             // Coverage: a term's idf is its best (rarest) field's idf; terms the catalog never
             // uses carry no information about which tool fits and are left out.
             let mut term_idf: f64 = f64::INFINITY;
             let Some(term_id) = self.index.terms.id(term) else {
                 continue;
             };
-            let mut matched: Vec<ToolId> = Vec::new();
+            scratch.matched.clear();
             if self.config.bm25f {
                 // BM25F: length-normalised, weighted term frequencies are summed over fields
                 // first and saturated once, with one idf over the union of fields.
-                let mut parts: BTreeMap<ToolId, [f64; N_FIELDS]> = BTreeMap::new();
                 for (field_idx, index) in self.index.fields.iter().enumerate() {
                     let weight = self.config.weights[field_idx];
                     if weight <= 0.0 {
                         continue;
                     }
-                    let postings = index.postings(term_id);
-                    if postings.is_empty() {
-                        continue;
-                    }
-                    for &(tool, tf) in postings {
-                        let norm = 1.0 - b + b * index.len_ratio(tool);
-                        parts.entry(tool).or_insert([0.0; N_FIELDS])[field_idx] +=
-                            weight * f64::from(tf) / norm;
+                    for &(tool, tf) in index.postings(term_id) {
+                        let slot = tool as usize;
+                        if !scratch.part_seen[slot] {
+                            scratch.part_seen[slot] = true;
+                            scratch.parts[slot] = [0.0; N_FIELDS];
+                            scratch.part_touched.push(tool);
+                        }
+                        let norm = self.norms[field_idx][slot];
+                        scratch.parts[slot][field_idx] += weight * f64::from(tf) / norm;
                     }
                 }
-                if !parts.is_empty() {
-                    let df = parts.len() as f64;
+                if !scratch.part_touched.is_empty() {
+                    let df = scratch.part_touched.len() as f64;
                     let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
                     term_idf = idf;
-                    for (tool, part) in parts {
-                        if !eligible.get(tool as usize).copied().unwrap_or(false) {
+                    let part_touched = std::mem::take(&mut scratch.part_touched);
+                    for &tool in &part_touched {
+                        let slot = tool as usize;
+                        scratch.part_seen[slot] = false;
+                        if !is_eligible(tool) {
                             continue;
                         }
+                        let part = scratch.parts[slot];
                         let pseudo_tf: f64 = part.iter().sum();
                         let term_score =
                             query_weight * idf * pseudo_tf * (k1 + 1.0) / (pseudo_tf + k1);
-                        let entry = &mut per_tool.entry(tool).or_insert(([0.0; N_FIELDS], 0.0)).0;
-                        for (slot, share) in entry.iter_mut().zip(part) {
-                            *slot += term_score * share / pseudo_tf;
+                        for (field_idx, share) in part.iter().enumerate() {
+                            scratch.add(tool, field_idx, term_score * share / pseudo_tf);
                         }
-                        matched.push(tool);
+                        scratch.matched.push(tool);
                     }
+                    scratch.part_touched = part_touched;
+                    scratch.part_touched.clear();
                 }
             } else {
                 for (field_idx, index) in self.index.fields.iter().enumerate() {
@@ -374,15 +494,14 @@ impl Retriever for FieldedBm25 {
                     let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
                     term_idf = term_idf.min(idf);
                     for &(tool, tf) in postings {
-                        if !eligible.get(tool as usize).copied().unwrap_or(false) {
+                        if !is_eligible(tool) {
                             continue;
                         }
                         let tf = f64::from(tf);
                         let tf_norm =
-                            tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * index.len_ratio(tool)));
-                        per_tool.entry(tool).or_insert(([0.0; N_FIELDS], 0.0)).0[field_idx] +=
-                            weight * query_weight * idf * tf_norm;
-                        matched.push(tool);
+                            tf * (k1 + 1.0) / (tf + k1 * self.norms[field_idx][tool as usize]);
+                        scratch.add(tool, field_idx, weight * query_weight * idf * tf_norm);
+                        scratch.matched.push(tool);
                     }
                 }
             }
@@ -390,60 +509,37 @@ impl Retriever for FieldedBm25 {
             // in unmatched bigrams; coverage counts words only, unless there are no words.
             let counts_for_coverage = is_own && (!term.starts_with('#') || !has_word_terms);
             if counts_for_coverage && term_idf.is_finite() {
-                own_idf_total += term_idf;
-                matched.sort_unstable();
-                matched.dedup();
-                for tool in matched {
-                    if let Some(entry) = per_tool.get_mut(&tool) {
-                        entry.1 += term_idf;
-                    }
+                scratch.own_idf_total += term_idf;
+                scratch.matched.sort_unstable();
+                scratch.matched.dedup();
+                for idx in 0..scratch.matched.len() {
+                    let tool = scratch.matched[idx] as usize;
+                    scratch.covered[tool] += term_idf;
                 }
             }
         }
-        let mut hits: Vec<Hit> = per_tool
-            .into_iter()
-            .filter_map(|(tool, (fields, covered))| {
-                let sum: f64 = fields.iter().sum();
-                let destructive = self.tool_effects[tool as usize] == Some(Effect::Destructive);
-                let mut multiplier = if penalize_destructive && destructive {
-                    self.config.destructive_penalty
-                } else {
-                    1.0
-                };
-                if named_products[self.tool_products[tool as usize]] {
-                    multiplier *= self.config.product_boost;
-                }
-                let score = sum * multiplier;
-                let coverage = if own_idf_total > 0.0 {
-                    covered / own_idf_total
-                } else {
-                    0.0
-                };
-                let confident =
-                    (fields[0] > 0.0 || fields[1] > 0.0) && coverage >= self.config.min_coverage;
-                (score > 0.0).then_some(Hit {
-                    tool,
-                    score,
-                    fields,
-                    multiplier,
-                    coverage,
-                    confident,
-                })
-            })
-            .collect();
-        sort_hits(&mut hits);
-        hits.truncate(limit);
-        hits
     }
 }
 
 /// Sorts by score (rounded to [`SCORE_ROUNDING`]) descending, then `ToolId` ascending.
 pub fn sort_hits(hits: &mut [Hit]) {
-    hits.sort_by(|a, b| {
-        rounded(b.score)
-            .cmp(&rounded(a.score))
-            .then(a.tool.cmp(&b.tool))
-    });
+    hits.sort_by_cached_key(rank_key);
+}
+
+/// Keeps the first `limit` hits of the [`sort_hits`] order, sorted. The order is total (no two
+/// hits share a tool), so selecting first and sorting the rest gives the same hits.
+pub fn top_hits(hits: &mut Vec<Hit>, limit: usize) {
+    if hits.len() > limit && limit > 0 {
+        hits.select_nth_unstable_by_key(limit - 1, rank_key);
+        hits.truncate(limit);
+    } else {
+        hits.truncate(limit);
+    }
+    sort_hits(hits);
+}
+
+fn rank_key(hit: &Hit) -> (std::cmp::Reverse<i64>, ToolId) {
+    (std::cmp::Reverse(rounded(hit.score)), hit.tool)
 }
 
 fn rounded(score: f64) -> i64 {
