@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""toolsearch benchmark: prints every figure of docs/PERFORMANCE.md as median and spread.
+
+usage (from the repository root, after `cargo build --release`):
+    python3 tests/bench/bench.py [--quick]
+
+Catalogs of 1k, 10k and 100k tools are generated deterministically from the embedded default
+catalog into a temporary directory (never committed). Timings are wall clock of whole
+processes (what an agent pays), medians over repeated runs; peak RSS comes from
+/usr/bin/time -v. This machine is shared and noisy: read medians and ratios, not single runs.
+"""
+import json, os, statistics, subprocess, sys, tempfile, time, glob
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.path.join(ROOT, "target", "release", "toolsearch")
+QUICK = "--quick" in sys.argv
+
+
+def run(args, stdin=b""):
+    start = time.perf_counter()
+    proc = subprocess.run([BIN] + args, input=stdin, capture_output=True)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit(f"failed: {args}: {proc.stderr.decode()[:300]}")
+    return elapsed, proc.stdout
+
+
+def peak_rss_kib(args, stdin=b""):
+    proc = subprocess.run(["/usr/bin/time", "-v", BIN] + args, input=stdin, capture_output=True)
+    for line in proc.stderr.decode().splitlines():
+        if "Maximum resident set size" in line:
+            return int(line.split(":")[1])
+    return -1
+
+
+def stats(samples):
+    samples = sorted(samples)
+    return statistics.median(samples), samples[0], samples[-1]
+
+
+def fmt_ms(samples):
+    med, lo, hi = stats(samples)
+    return f"{med*1e3:.2f} ms (min {lo*1e3:.2f}, max {hi*1e3:.2f}, n={len(samples)})"
+
+
+def cold(label, args, runs):
+    for _ in range(3):
+        run(args)
+    samples = [run(args)[0] for _ in range(runs)]
+    rss = sorted(peak_rss_kib(args) for _ in range(5))
+    print(f"{label:<48} {fmt_ms(samples)}  peak RSS median {statistics.median(rss)/1024:.1f} MiB")
+
+
+def synth_catalog(n_tools, out_dir):
+    """Copies of the default catalog's products, renamed per copy, until n_tools tools."""
+    products = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "catalog", "*.json"))):
+        products += json.load(open(path, encoding="utf-8"))["products"]
+    base = sum(len(p["tools"]) for p in products)
+    made, copy, out = 0, 0, []
+    while made < n_tools:
+        for product in products:
+            if made >= n_tools:
+                break
+            pid = f"{product['id']}{copy}"
+            tools = []
+            for tool in product["tools"][: n_tools - made]:
+                t = dict(tool)
+                t["canonical_path"] = f"{pid}.{tool['name']}"
+                for key in ("cli_path", "primary_cli_path"):
+                    if key in t:
+                        t[key] = pid + t[key][len(product["id"]):]
+                t["aliases"] = [pid + a[len(product["id"]):] for a in tool.get("aliases", [])]
+                if not t["aliases"]:
+                    del t["aliases"]
+                t["description"] = f"{tool.get('description', '')} (variant {copy})"
+                tools.append(t)
+            made += len(tools)
+            p = {k: v for k, v in product.items() if k != "tools"}
+            p["id"] = pid
+            p["tools"] = tools
+            out.append(p)
+        copy += 1
+    path = os.path.join(out_dir, f"synth-{n_tools}.json")
+    json.dump({"version": "catalog.v1", "products": out}, open(path, "w", encoding="utf-8"), ensure_ascii=False)
+    return path, base
+
+
+def queries():
+    out = []
+    for name in ("dev.json", "test.json"):
+        for case in json.load(open(os.path.join(ROOT, "qrels", name), encoding="utf-8"))["cases"]:
+            out.append(case["query"][:256])
+    return out
+
+
+def serve_per_query(catalog_args, qs, repeats):
+    lines = "".join(json.dumps({"version": "tool-search.v1", "query": q}, ensure_ascii=False) + "\n" for q in qs).encode()
+    one = (json.dumps({"version": "tool-search.v1", "query": qs[0]}, ensure_ascii=False) + "\n").encode()
+    per_query = []
+    for _ in range(repeats):
+        t1, _ = run(["serve"] + catalog_args, one)
+        tn, out = run(["serve"] + catalog_args, lines)
+        assert out.count(b"\n") == len(qs)
+        per_query.append((tn - t1) / (len(qs) - 1))
+    return per_query
+
+
+def main():
+    if not os.path.exists(BIN):
+        sys.exit("build first: cargo build --release")
+    print(f"binary {BIN}\nmachine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}\n")
+    runs = 10 if QUICK else 40
+    source = json.loads(run(["catalog", "hash"])[1])
+    cold("cold search, embedded catalog, Chinese query", ["search", "--query", "帮我看看这条群消息谁还没读"], runs)
+    cold("cold search, embedded catalog, English query", ["search", "--query", "who has not read my message in the sales group"], runs)
+    cold("cold search, exact identity", ["search", "--query", "dws chat message send"], runs)
+    cold("cold inspect", ["inspect", "chat.send_message", "--expected-source-hash", source["source_hash"], "--expected-surface-hash", source["surface_hash"]], runs)
+    qs = queries()
+    per = serve_per_query([], qs * (2 if QUICK else 5), 3 if QUICK else 5)
+    med = statistics.median(per)
+    print(f"{'warm query in serve, embedded catalog':<48} {fmt_ms(per)}  = {1/med:,.0f} queries/s")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        sizes = [1_000, 10_000] if QUICK else [1_000, 10_000, 100_000]
+        print("\ntools     build (cold search incl. parse, hash, index)   warm query        peak RSS")
+        for n in sizes:
+            path, _ = synth_catalog(n, tmp)
+            args = ["--catalog", path]
+            builds = [run(["search", "--query", "发送消息"] + args)[0] for _ in range(3 if n >= 100_000 else 5)]
+            rss = peak_rss_kib(["search", "--query", "发送消息"] + args)
+            per = serve_per_query(args, qs[:200], 3)
+            print(f"{n:>7}   {fmt_ms(builds):<50} {statistics.median(per)*1e3:8.3f} ms   {rss/1024:8.1f} MiB")
+        # eval throughput: 2,500 generated cases over a 2,500-tool catalog.
+        path, _ = synth_catalog(2_500, tmp)
+        catalog = json.load(open(path, encoding="utf-8"))
+        cases = []
+        for product in catalog["products"]:
+            for tool in product["tools"]:
+                q = (tool.get("agent_summary") or tool.get("title") or tool["name"])[:256]
+                cases.append({"id": tool["canonical_path"], "query": q, "qrels": [{"canonical": tool["canonical_path"], "relevance": 3}]})
+        qpath = os.path.join(tmp, "synth.qrels.json")
+        json.dump({"version": "tool-search-qrels.v1", "cases": cases[:2_500]}, open(qpath, "w", encoding="utf-8"), ensure_ascii=False)
+        evals = [run(["eval", "--catalog", path, "--qrels", qpath, "--json"])[0] for _ in range(3)]
+        print(f"\n{'eval, 2,500 cases x 2,500 tools':<48} {fmt_ms(evals)}")
+
+
+if __name__ == "__main__":
+    main()
