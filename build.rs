@@ -67,13 +67,32 @@ fn han_dictionary(manifest: &std::path::Path, out_dir: &std::path::Path) {
     let total: u64 = words.values().sum();
     let max_chars = words.keys().map(|w| w.chars().count()).max().unwrap_or(1);
     let mut code = String::new();
-    writeln!(code, "/// Dictionary words, sorted by their UTF-8 bytes.").expect("write");
-    writeln!(code, "pub static WORDS: [&str; {}] = [", words.len()).expect("write");
+    // One string and offsets rather than an array of `&str`: no relocation per word at start-up.
+    let mut text = String::new();
+    let mut offsets = Vec::with_capacity(words.len() + 1);
     for word in words.keys() {
-        writeln!(code, "    {word:?},").expect("write");
+        offsets.push(text.len());
+        text.push_str(word);
+    }
+    offsets.push(text.len());
+    writeln!(
+        code,
+        "/// Dictionary words, sorted by their UTF-8 bytes, concatenated."
+    )
+    .expect("write");
+    writeln!(code, "pub static WORD_TEXT: &str = {text:?};").expect("write");
+    writeln!(code, "/// Start of each word in `WORD_TEXT`, plus the end.").expect("write");
+    writeln!(
+        code,
+        "pub static WORD_OFFSETS: [u32; {}] = [",
+        offsets.len()
+    )
+    .expect("write");
+    for offset in &offsets {
+        writeln!(code, "    {offset},").expect("write");
     }
     code.push_str("];\n");
-    writeln!(code, "/// Frequencies, parallel to `WORDS`.").expect("write");
+    writeln!(code, "/// Frequencies, one per word.").expect("write");
     writeln!(code, "pub static FREQS: [u32; {}] = [", words.len()).expect("write");
     for freq in words.values() {
         writeln!(code, "    {freq},").expect("write");

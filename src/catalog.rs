@@ -134,19 +134,31 @@ impl Catalog {
         known_hashes: Option<(&str, &str)>,
     ) -> Result<Catalog> {
         products.sort_by(|a, b| a.id.cmp(&b.id));
-        let mut tools = Vec::new();
         for product in &mut products {
             validate_product(product)?;
             product
                 .tools
                 .sort_by(|a, b| a.canonical_path.cmp(&b.canonical_path));
-            for tool in &product.tools {
+        }
+        // Hash before the tools move into the snapshot (no deep copy of the catalog).
+        let (source_hash, surface_hash) = match known_hashes {
+            Some((source, surface)) => (source.to_string(), surface.to_string()),
+            None => (hash_source(&products)?, hash_surface(&products)?),
+        };
+        let mut tools = Vec::new();
+        let mut product_infos = Vec::with_capacity(products.len());
+        for product in products {
+            for tool in product.tools {
                 tools.push(ToolEntry {
                     product_id: product.id.clone(),
                     product_name: product.name.clone(),
-                    def: tool.clone(),
+                    def: tool,
                 });
             }
+            product_infos.push(ProductInfo {
+                id: product.id,
+                name: product.name,
+            });
         }
         if tools.is_empty() {
             return Err(invalid("the catalog has no tools"));
@@ -191,19 +203,8 @@ impl Catalog {
             }
         }
 
-        let (source_hash, surface_hash) = match known_hashes {
-            Some((source, surface)) => (source.to_string(), surface.to_string()),
-            None => (hash_source(&products)?, hash_surface(&products)?),
-        };
-        let products = products
-            .into_iter()
-            .map(|p| ProductInfo {
-                id: p.id,
-                name: p.name,
-            })
-            .collect();
         Ok(Catalog {
-            products,
+            products: product_infos,
             tools,
             source_hash,
             surface_hash,

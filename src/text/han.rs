@@ -9,6 +9,44 @@
 
 mod dictionary {
     include!(concat!(env!("OUT_DIR"), "/han_dictionary.rs"));
+
+    /// Number of words.
+    #[cfg(test)]
+    pub fn len() -> usize {
+        FREQS.len()
+    }
+
+    /// The `idx`-th word in sorted order.
+    pub fn word(idx: usize) -> &'static str {
+        &WORD_TEXT[WORD_OFFSETS[idx] as usize..WORD_OFFSETS[idx + 1] as usize]
+    }
+
+    /// The first index in `lo..hi` whose word is not less than `key` (`lo..hi` sorted).
+    pub fn lower_bound(mut lo: usize, mut hi: usize, key: &str) -> usize {
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if word(mid) < key {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
+    /// The first index in `lo..hi` whose word does not start with `prefix` (words in `lo..hi`
+    /// that start with it come first).
+    pub fn prefix_end(mut lo: usize, mut hi: usize, prefix: &str) -> usize {
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if word(mid).starts_with(prefix) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
 }
 
 /// Returns true if and only if jieba treats `ch` as part of a Han block.
@@ -25,7 +63,7 @@ fn is_jieba_han(ch: char) -> bool {
         | '\u{2F800}'..='\u{2FA1F}')
 }
 
-/// The range of `WORDS` whose words start with `ch`.
+/// The range of dictionary indexes whose words start with `ch`.
 fn first_char_range(ch: char) -> (usize, usize) {
     match dictionary::FIRST.binary_search_by(|entry| entry.0.cmp(&ch)) {
         Ok(idx) => (
@@ -80,10 +118,9 @@ fn cut_block<'a>(block: &'a str, han: bool, emit: &mut dyn FnMut(&'a str)) {
                 break;
             }
             let prefix = &block[at(pos)..at(end)];
-            let start = lo + dictionary::WORDS[lo..hi].partition_point(|w| *w < prefix);
-            let stop =
-                start + dictionary::WORDS[start..hi].partition_point(|w| w.starts_with(prefix));
-            if start < stop && dictionary::WORDS[start] == prefix {
+            let start = dictionary::lower_bound(lo, hi, prefix);
+            let stop = dictionary::prefix_end(start, hi, prefix);
+            if start < stop && dictionary::word(start) == prefix {
                 slot.push((end, dictionary::FREQS[start]));
             }
             lo = start;
@@ -148,8 +185,8 @@ mod tests {
 
     #[test]
     fn dictionary_is_sorted_and_parallel() {
-        assert!(dictionary::WORDS.windows(2).all(|w| w[0] < w[1]));
-        assert_eq!(dictionary::WORDS.len(), dictionary::FREQS.len());
+        assert_eq!(dictionary::WORD_OFFSETS.len(), dictionary::len() + 1);
+        assert!((1..dictionary::len()).all(|i| dictionary::word(i - 1) < dictionary::word(i)));
     }
 
     #[test]
