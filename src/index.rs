@@ -152,7 +152,8 @@ impl Index {
         let mut interned: HashMap<String, u32> = HashMap::new();
         // Per field: (term id, tool, frequency), in tool order.
         let mut rows: Vec<Vec<(u32, ToolId, u32)>> = vec![Vec::new(); N_FIELDS];
-        let mut doc_len: Vec<Vec<u32>> = vec![Vec::with_capacity(n_tools); N_FIELDS];
+        let mut doc_len: Vec<Vec<u32>> =
+            (0..N_FIELDS).map(|_| Vec::with_capacity(n_tools)).collect();
         let mut doc_terms: Vec<u32> = Vec::new();
         for (tool_idx, tool) in catalog.tools().iter().enumerate() {
             let texts = field_texts(tool);

@@ -74,6 +74,14 @@ pub fn parse_document<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T>
     parse_strict(text).map_err(|e| fail(Reason::InvalidRequestJson, e))
 }
 
+/// How a bad `version` value is named in an error message (cut to 64 scalars).
+fn describe_version(version: Option<&str>) -> String {
+    match version {
+        None => "no version".to_string(),
+        Some(text) => format!("\"{}\"", text.chars().take(64).collect::<String>()),
+    }
+}
+
 /// Returns true if and only if `ch` is rejected in queries and filter values.
 pub fn is_dangerous(ch: char) -> bool {
     let code = ch as u32;
@@ -172,8 +180,9 @@ pub fn validate_search(request: &wire::SearchRequest, catalog: &Catalog) -> Resu
             return Err(fail(
                 Reason::UnsupportedVersion,
                 format!(
-                    "`version` must be \"{}\", found {other:?}",
-                    wire::SEARCH_VERSION
+                    "`version` must be \"{}\", found {}",
+                    wire::SEARCH_VERSION,
+                    describe_version(other)
                 ),
             ))
         }
@@ -314,8 +323,9 @@ pub fn validate_inspect(request: &wire::InspectRequest) -> Result<InspectRequest
             return Err(fail(
                 Reason::UnsupportedVersion,
                 format!(
-                    "`version` must be \"{}\", found {other:?}",
-                    wire::INSPECT_VERSION
+                    "`version` must be \"{}\", found {}",
+                    wire::INSPECT_VERSION,
+                    describe_version(other)
                 ),
             ))
         }

@@ -76,3 +76,332 @@ fn invariant_file_and_directory_catalogs_hash_and_answer_the_same() {
         assert_eq!(search_request(Some(&renamed_path), &request), expected);
     }
 }
+
+/// Writes `value` as JSON with every object's keys in reverse order (serde_json's own maps
+/// are sorted, so this is the only way to feed the binary an unusual key order).
+fn reversed_json(value: &serde_json::Value, out: &mut String) {
+    match value {
+        serde_json::Value::Object(map) => {
+            out.push_str("{ ");
+            for (idx, (key, item)) in map.iter().rev().enumerate() {
+                if idx > 0 {
+                    out.push_str(",\n  ");
+                }
+                out.push_str(&serde_json::to_string(key).unwrap());
+                out.push_str(" :\t");
+                reversed_json(item, out);
+            }
+            out.push_str(" }");
+        }
+        serde_json::Value::Array(items) => {
+            out.push('[');
+            for (idx, item) in items.iter().enumerate() {
+                if idx > 0 {
+                    out.push_str(" , ");
+                }
+                reversed_json(item, out);
+            }
+            out.push(']');
+        }
+        other => out.push_str(&serde_json::to_string(other).unwrap()),
+    }
+}
+
+/// The repository's `catalog/*.json` (the embedded catalog's source), parsed.
+fn repo_catalog_documents() -> Vec<(String, serde_json::Value)> {
+    let mut files: Vec<_> = std::fs::read_dir(repo().join("catalog"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&path).unwrap();
+            (name, serde_json::from_str(&text).unwrap())
+        })
+        .collect()
+}
+
+/// The embedded catalog rewritten: products reversed, tools within each product reversed,
+/// every object's keys reversed, different whitespace, files renamed so that they sort in
+/// the opposite order; returned as (directory of several files, one merged file).
+fn scrambled_embedded_catalog(dir: &TempDir) -> (String, String) {
+    let documents = repo_catalog_documents();
+    assert!(documents.len() >= 2);
+    let split = dir.path().join("split");
+    std::fs::create_dir_all(&split).unwrap();
+    let mut all_products = Vec::new();
+    for (idx, (_, document)) in documents.iter().enumerate() {
+        let mut document = document.clone();
+        let products = document["products"].as_array_mut().unwrap();
+        for product in products.iter_mut() {
+            product["tools"].as_array_mut().unwrap().reverse();
+        }
+        products.reverse();
+        all_products.extend(products.iter().cloned());
+        let mut text = String::new();
+        reversed_json(&document, &mut text);
+        // z-000 for the first file, a-… for the last: the directory order is reversed.
+        let name = format!("{}-{idx:03}.json", (b'z' - (idx as u8 % 26)) as char);
+        std::fs::write(split.join(name), text).unwrap();
+    }
+    // A non-JSON file in the directory is ignored.
+    std::fs::write(split.join("README.txt"), "not a catalog").unwrap();
+    all_products.reverse();
+    let merged = json!({"version":"catalog.v1","products":all_products});
+    let mut text = String::new();
+    reversed_json(&merged, &mut text);
+    let merged_path = dir.write("merged.json", &text);
+    (split.display().to_string(), merged_path)
+}
+
+#[test]
+fn invariant_reordered_keys_and_files_hash_and_answer_like_the_embedded_catalog() {
+    let dir = TempDir::new("scrambled");
+    let (split, merged) = scrambled_embedded_catalog(&dir);
+    let repo_dir = repo().join("catalog").display().to_string();
+    let embedded = hashes(None);
+    assert_eq!(hashes(Some(&repo_dir)), embedded, "catalog/ as a directory");
+    assert_eq!(
+        hashes(Some(&split)),
+        embedded,
+        "reordered keys, tools, products, files"
+    );
+    assert_eq!(hashes(Some(&merged)), embedded, "one merged reordered file");
+    for query in QUERIES
+        .iter()
+        .chain(["chat.send_message", "dws calendar event create"].iter())
+    {
+        let request = json!({"version":"tool-search.v1","query":query,"limit":20});
+        let expected = search_request(None, &request);
+        assert_eq!(expected.code, 0);
+        assert_eq!(search_request(Some(&split), &request), expected, "{query}");
+        assert_eq!(search_request(Some(&merged), &request), expected, "{query}");
+    }
+}
+
+/// Six processes, six environments (each process also draws its own std `RandomState`
+/// hash seed): locale, time zone, working directory, an empty environment, and the catalog
+/// given as the embedded one, as `catalog/` and as a reordered merged file. Every byte of
+/// every answer (search with subqueries and filters, inspect, errors) is the same.
+#[test]
+fn invariant_identical_bytes_in_six_environments_and_catalog_spellings() {
+    let dir = TempDir::new("six");
+    let (_, merged) = scrambled_embedded_catalog(&dir);
+    let repo_dir = repo().join("catalog").display().to_string();
+    let (source, surface) = hashes(None);
+    let requests: Vec<(Vec<&str>, String)> = vec![
+        (
+            vec!["search", "--request-json", "-"],
+            json!({"version":"tool-search.v1","query":"把会议纪要发到项目群 and remind everyone","limit":20}).to_string(),
+        ),
+        (
+            vec!["search", "--request-json", "-"],
+            json!({"version":"tool-search.v1","subqueries":["创建日程","发送群消息","list my todos"],"effects":["write","read"],"limit":9}).to_string(),
+        ),
+        (
+            vec!["search", "--request-json", "-"],
+            json!({"version":"tool-search.v1","query":"İSTANBUL ıi DELETE Straße","limit":10}).to_string(),
+        ),
+        (
+            vec!["search", "--request-json", "-"],
+            json!({"version":"tool-search.v1","query":"x","product_ids":["nope"]}).to_string(),
+        ),
+        (
+            vec!["inspect", "--request-json", "-"],
+            json!({"version":"schema-inspect.v1","canonical_path":"chat message recall","expected_source_hash":source,"expected_surface_hash":surface}).to_string(),
+        ),
+    ];
+    let elsewhere = TempDir::new("six-cwd");
+    for (args, request) in &requests {
+        let with_catalog = |catalog: &str| {
+            let mut all = args.clone();
+            all.extend(["--catalog", catalog]);
+            ts(&all).stdin(request)
+        };
+        let mut empty_env = ts(args).stdin(request);
+        empty_env.raw().env_clear();
+        let runs = [
+            ts(args).stdin(request).run(),
+            ts(args)
+                .stdin(request)
+                .env("LC_ALL", "C")
+                .env("LANG", "C")
+                .run(),
+            ts(args)
+                .stdin(request)
+                .env("LC_ALL", "tr_TR.UTF-8")
+                .env("LANG", "tr_TR.UTF-8")
+                .env("TZ", "Pacific/Kiritimati")
+                .run(),
+            empty_env.cwd(elsewhere.path()).run(),
+            with_catalog(&repo_dir).env("LC_ALL", "zh_CN.UTF-8").run(),
+            with_catalog(&merged).cwd(std::path::Path::new("/")).run(),
+        ];
+        for (idx, run) in runs.iter().enumerate().skip(1) {
+            assert_eq!(run, &runs[0], "process {idx} for {args:?} {request}");
+        }
+    }
+}
+
+/// `serve` answers each line with exactly the bytes single-shot `search`/`inspect` print
+/// (stdout on success, the error line otherwise), on the embedded catalog.
+#[test]
+fn invariant_serve_equals_single_shot_on_the_embedded_catalog() {
+    let (source, surface) = hashes(None);
+    let mut requests: Vec<String> = QUERIES
+        .iter()
+        .map(|q| json!({"version":"tool-search.v1","query":q,"limit":10}).to_string())
+        .collect();
+    requests.extend([
+        json!({"version":"tool-search.v1","subqueries":["创建日程","发送群消息"],"limit":4}).to_string(),
+        json!({"version":"tool-search.v1","query":"chat.recall_message","effects":["read"]}).to_string(),
+        json!({"version":"tool-search.v1","query":"删除","product_ids":["mail","calendar"],"exclude_canonical":["mail.delete_mail"]}).to_string(),
+        json!({"version":"tool-search.v1","query":"x","limit":0.5}).to_string(),
+        json!({"version":"schema-inspect.v1","canonical_path":"calendar rsvp","expected_source_hash":source,"expected_surface_hash":surface}).to_string(),
+        json!({"version":"schema-inspect.v1","canonical_path":"calendar rsvp","expected_source_hash":surface,"expected_surface_hash":surface}).to_string(),
+        json!({"version":"schema-inspect.v1","canonical_path":"calendar rsvp"}).to_string(),
+    ]);
+    let served = ts(&["serve"]).stdin(requests.join("\n") + "\n").run();
+    assert_eq!((served.code, served.stderr.as_str()), (0, ""));
+    let lines: Vec<&str> = served.stdout.split_inclusive('\n').collect();
+    assert_eq!(lines.len(), requests.len());
+    for (request, line) in requests.iter().zip(lines) {
+        let command = if request.contains("schema-inspect.v1") {
+            "inspect"
+        } else {
+            "search"
+        };
+        let single = ts(&[command, "--request-json", "-"]).stdin(request).run();
+        let expected = if single.code == 0 {
+            single.stdout
+        } else {
+            single.stderr
+        };
+        assert_eq!(line, expected, "{request}");
+    }
+}
+
+/// formats.md §2: any change of indexed or inspected content changes `source_hash` (and not
+/// `surface_hash`); a change of identity changes `surface_hash`.
+#[test]
+fn invariant_content_changes_source_hash_identity_changes_surface_hash() {
+    let mini = mini();
+    let alpha = std::fs::read_to_string(format!("{mini}/alpha.json")).unwrap();
+    let beta = std::fs::read_to_string(format!("{mini}/beta.json")).unwrap();
+    let (source, surface) = hashes(Some(&mini));
+    let variant = |tag: &str, alpha_text: &str| {
+        let dir = TempDir::new(tag);
+        dir.write("alpha.json", alpha_text);
+        dir.write("beta.json", &beta);
+        let path = dir.path().display().to_string();
+        let got = hashes(Some(&path));
+        drop(dir);
+        got
+    };
+    // Content: each of these changes source_hash only.
+    for (tag, from, to) in [
+        (
+            "description",
+            "Send a text or card message.",
+            "Send a text message.",
+        ),
+        (
+            "title",
+            "\"title\": \"撤回消息\"",
+            "\"title\": \"撤回一条消息\"",
+        ),
+        (
+            "param",
+            "\"description\": \"消息内容\"",
+            "\"description\": \"消息正文\"",
+        ),
+        ("effect", "\"effect\": \"read\"", "\"effect\": \"write\""),
+        ("use-when", "需要通知群成员", "需要通知全体群成员"),
+        (
+            "availability",
+            "\"availability\": \"deprecated\"",
+            "\"availability\": \"retired\"",
+        ),
+        (
+            "product-name",
+            "\"name\": \"消息\"",
+            "\"name\": \"消息中心\"",
+        ),
+    ] {
+        assert!(alpha.contains(from), "{tag}: fixture lacks {from}");
+        let (s, f) = variant(tag, &alpha.replacen(from, to, 1));
+        assert_ne!(s, source, "{tag} must change source_hash");
+        assert_eq!(f, surface, "{tag} must not change surface_hash");
+    }
+    // Identity: each of these changes surface_hash (and, being content, source_hash too).
+    for (tag, from, to) in [
+        ("alias", "\"alpha send\"", "\"alpha post\""),
+        (
+            "cli-path",
+            "\"alpha message recall\"",
+            "\"alpha message unsend\"",
+        ),
+        ("primary-cli-path", "\"alpha history\"", "\"alpha log\""),
+        (
+            "canonical",
+            "\"canonical_path\": \"alpha.mystery\",\n          \"name\": \"mystery\"",
+            "\"canonical_path\": \"alpha.enigma\",\n          \"name\": \"enigma\"",
+        ),
+        (
+            "new-alias",
+            "\"aliases\": [\"alpha send\"]",
+            "\"aliases\": [\"alpha send\", \"alpha post\"]",
+        ),
+    ] {
+        assert!(alpha.contains(from), "{tag}: fixture lacks {from}");
+        let (s, f) = variant(tag, &alpha.replacen(from, to, 1));
+        assert_ne!(f, surface, "{tag} must change surface_hash");
+        assert_ne!(s, source, "{tag} must change source_hash");
+    }
+    // Whitespace alone changes nothing.
+    let (s, f) = variant("whitespace", &alpha.replace("\n", "\n\n  "));
+    assert_eq!((s, f), (source, surface));
+}
+
+/// A catalog's float literals are read exactly in every build. Test builds always get
+/// serde_json's `float_roundtrip` (the jsonschema dev-dependency enables it); release builds
+/// only if the library asks for it. Without it, `-3.5233447033367527e-147` was read 1 ulp
+/// off by a release binary, which then printed another `source_hash` than the test binary.
+#[test]
+fn invariant_release_builds_read_floats_like_test_builds() {
+    let manifest = std::fs::read_to_string(repo().join("Cargo.toml")).unwrap();
+    let dependencies = manifest
+        .split("[dependencies]")
+        .nth(1)
+        .and_then(|rest| rest.split("\n[").next())
+        .unwrap_or_default();
+    let serde_json_line = dependencies
+        .lines()
+        .find(|l| l.trim_start().starts_with("serde_json"))
+        .unwrap_or_default();
+    assert!(
+        serde_json_line.contains("float_roundtrip"),
+        "serde_json must keep the float_roundtrip feature: {serde_json_line:?}"
+    );
+    let catalog = fixture("floats/catalog.json");
+    let (source, surface) = hashes(Some(&catalog));
+    let spec = ts(&[
+        "inspect",
+        "num.scale",
+        "--catalog",
+        &catalog,
+        "--expected-source-hash",
+        &source,
+        "--expected-surface-hash",
+        &surface,
+    ])
+    .run()
+    .json();
+    let factor = &spec["tool_spec"]["parameters"]["factor"];
+    assert_eq!(factor["default"].to_string(), "-3.5233447033367527e-147");
+    assert_eq!(factor["enum"][0].to_string(), "2.638344616030823e-256");
+}

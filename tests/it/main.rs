@@ -2,7 +2,13 @@
 mod cli_errors;
 mod determinism;
 mod docs;
+mod hostile;
+mod import;
 mod inspect;
+mod lint;
+mod mcp;
+mod prepared;
+mod quality;
 mod schemas;
 mod search;
 mod serve;

@@ -1,0 +1,681 @@
+//! Property tests of `tool-search.v1` against the embedded catalog, through the library API
+//! (`toolsearch::Engine::search_bytes`, the same function the binary calls per request).
+//!
+//! For arbitrary Unicode queries, subqueries, filters and limits: no panic; the answer is
+//! either a schema-valid response or a typed validation error whose reason is the one the
+//! contract's precedence order predicts (an independent oracle below) and whose exit code
+//! is 3; a response is at most 8,192 bytes with its newline; ranks are 1..n; no candidate is
+//! excluded, of another product or effect, or unavailable; no canonical appears twice; an
+//! exact identity whose tool is filtered out yields `exact_filtered` with the right reason;
+//! adding an `exclude_canonical` never brings in a candidate that the request without it
+//! would not have ranked; the same request gives the same bytes twice, and from a second,
+//! independently built engine.
+//!
+//! 256 cases per property keep the suite fast; `PROPTEST_CASES=10000 cargo test --test
+//! properties` runs a longer campaign.
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use toolsearch::catalog::{Catalog, ToolEntry};
+use toolsearch::error::{Category, Error};
+use toolsearch::Engine;
+
+const BUDGET: usize = 8_192;
+
+fn engine() -> &'static Engine {
+    static ENGINE: OnceLock<Engine> = OnceLock::new();
+    ENGINE.get_or_init(|| {
+        let catalog = toolsearch::cli::load_catalog(None).expect("embedded catalog loads");
+        Engine::new(catalog, "fielded_bm25").expect("default retriever")
+    })
+}
+
+/// A second engine over a second parse of the same catalog: answers must not depend on
+/// which process-local instance (hash seeds, allocation order) produced them.
+fn second_engine() -> &'static Engine {
+    static ENGINE: OnceLock<Engine> = OnceLock::new();
+    ENGINE.get_or_init(|| {
+        let catalog = toolsearch::cli::load_catalog(None).expect("embedded catalog loads");
+        Engine::new(catalog, "fielded_bm25").expect("default retriever")
+    })
+}
+
+fn catalog() -> &'static Catalog {
+    engine().catalog()
+}
+
+fn response_schema() -> &'static jsonschema::Validator {
+    static VALIDATOR: OnceLock<jsonschema::Validator> = OnceLock::new();
+    VALIDATOR.get_or_init(|| {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("schemas/tool-search.v1.response.schema.json");
+        let schema: Value =
+            serde_json::from_str(&std::fs::read_to_string(path).expect("schema file"))
+                .expect("schema JSON");
+        jsonschema::draft202012::new(&schema).expect("schema compiles")
+    })
+}
+
+fn product_ids() -> Vec<String> {
+    catalog().products().iter().map(|p| p.id.clone()).collect()
+}
+
+fn canonicals() -> Vec<String> {
+    catalog()
+        .tools()
+        .iter()
+        .map(|t| t.def.canonical_path.clone())
+        .collect()
+}
+
+// ------------------------------------------------------------------------------------------
+// The oracle: the contract's validation rules, written independently of src/request.rs.
+
+/// contract-dws.md: C0 controls except tab and newline, DEL, U+200B–U+200D, U+FEFF,
+/// U+202A–U+202E, U+2028–U+2029, U+2066–U+2069.
+fn forbidden(c: char) -> bool {
+    matches!(c, '\u{0}'..='\u{8}' | '\u{b}'..='\u{1f}' | '\u{7f}')
+        || matches!(
+            c,
+            '\u{200b}'..='\u{200d}'
+                | '\u{feff}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2028}'..='\u{2029}'
+                | '\u{2066}'..='\u{2069}'
+        )
+}
+
+fn too_long(text: &str) -> bool {
+    text.chars().count() > 256 || text.len() > 2048
+}
+
+/// The reason the contract predicts for a well-formed JSON request object, or `None` if it
+/// must be answered.
+fn expected_reason(request: &Value) -> Option<&'static str> {
+    if request.get("version").and_then(Value::as_str) != Some("tool-search.v1") {
+        return Some("unsupported_version");
+    }
+    let strings = |key: &str| -> Vec<String> {
+        request
+            .get(key)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .map(|v| v.as_str().unwrap_or_default().to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let raw_subqueries = strings("subqueries");
+    let mut subqueries: Vec<String> = Vec::new();
+    for raw in &raw_subqueries {
+        let trimmed = raw.trim().to_string();
+        if !trimmed.is_empty() && !subqueries.contains(&trimmed) {
+            subqueries.push(trimmed);
+        }
+    }
+    if !raw_subqueries.is_empty() && subqueries.is_empty() {
+        return Some("subquery_required");
+    }
+    if subqueries.len() > 8 {
+        return Some("too_many_subqueries");
+    }
+    if subqueries.iter().map(String::len).sum::<usize>() > 2048 {
+        return Some("subqueries_too_large");
+    }
+    let raw_query = request.get("query").and_then(Value::as_str);
+    let query = raw_query.map(str::trim).filter(|q| !q.is_empty());
+    if query.is_none() && subqueries.is_empty() {
+        return Some("query_required");
+    }
+    if query.is_some_and(too_long) || subqueries.iter().any(|s| too_long(s)) {
+        return Some("query_too_long");
+    }
+    if raw_query.is_some_and(|q| q.chars().any(forbidden))
+        || raw_subqueries.iter().any(|s| s.chars().any(forbidden))
+    {
+        return Some("dangerous_query_unicode");
+    }
+    // Absent is fine; an integer must be 0 (default) or 1..=max; u64 beyond i64 is out of range.
+    let in_range = |key: &str, max: i64| match request.get(key) {
+        None => true,
+        Some(v) => v.as_i64().is_some_and(|v| (0..=max).contains(&v)),
+    };
+    if !in_range("limit", 20) {
+        return Some("invalid_limit");
+    }
+    if !in_range("candidate_limit", 100) {
+        return Some("invalid_candidate_limit");
+    }
+    let products = strings("product_ids");
+    let effects = strings("effects");
+    let excludes = strings("exclude_canonical");
+    if products
+        .iter()
+        .chain(&effects)
+        .chain(&excludes)
+        .any(|v| v.chars().any(forbidden))
+    {
+        return Some("dangerous_filter_unicode");
+    }
+    if effects
+        .iter()
+        .map(|e| e.trim().to_lowercase())
+        .any(|e| !e.is_empty() && !["read", "write", "destructive"].contains(&e.as_str()))
+    {
+        return Some("invalid_effect");
+    }
+    let known = product_ids();
+    if products
+        .iter()
+        .map(|p| p.trim())
+        .any(|p| !p.is_empty() && !known.iter().any(|k| k == p))
+    {
+        return Some("unknown_product");
+    }
+    None
+}
+
+/// The filter reason (contract order) that makes `tool` ineligible for `request`.
+fn filter_reason(tool: &ToolEntry, request: &Value) -> Option<&'static str> {
+    let cleaned = |key: &str| -> Vec<String> {
+        request
+            .get(key)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    if cleaned("exclude_canonical").contains(&tool.def.canonical_path) {
+        return Some("excluded");
+    }
+    let products = cleaned("product_ids");
+    if !products.is_empty() && !products.contains(&tool.product_id) {
+        return Some("product_mismatch");
+    }
+    let effects: Vec<String> = cleaned("effects")
+        .iter()
+        .map(|e| e.to_lowercase())
+        .collect();
+    if !effects.is_empty()
+        && !tool
+            .def
+            .effect
+            .is_some_and(|e| effects.iter().any(|x| x == e.as_str()))
+    {
+        return Some("effect_mismatch");
+    }
+    if tool.def.availability.as_deref().unwrap_or("available") != "available" {
+        return Some("unavailable");
+    }
+    None
+}
+
+// ------------------------------------------------------------------------------------------
+// Checks on one answer.
+
+fn tool_of(canonical: &str) -> &'static ToolEntry {
+    let id = catalog()
+        .by_canonical(canonical)
+        .unwrap_or_else(|| panic!("response names unknown tool {canonical}"));
+    catalog().tool(id)
+}
+
+fn candidate_paths(response: &Value) -> Vec<String> {
+    response["candidates"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|c| c["canonical_path"].as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Answers `request` and checks every invariant; returns the parsed response on success.
+fn answer(request: &Value) -> Result<Value, TestCaseError> {
+    let bytes = serde_json::to_vec(request).expect("encode request");
+    let first = engine().search_bytes(&bytes, false);
+    let again = engine().search_bytes(&bytes, false);
+    prop_assert_eq!(&first, &again, "same request, same bytes");
+    let other = second_engine().search_bytes(&bytes, false);
+    prop_assert_eq!(&first, &other, "a second engine gives the same bytes");
+    let predicted = expected_reason(request);
+    match first {
+        Err(error) => {
+            check_error(&error)?;
+            let reason = error.reason.as_str();
+            match predicted {
+                Some(want) => prop_assert_eq!(reason, want, "{}", error.message),
+                // A request the contract accepts can still be refused because its echo
+                // (query + subqueries) cannot fit the response budget.
+                None => {
+                    prop_assert_eq!(reason, "request_too_large", "{}", error.message);
+                    let echo: usize = request.to_string().len();
+                    prop_assert!(echo > BUDGET / 4, "small request refused as too large");
+                }
+            }
+            Err(TestCaseError::reject("refused request"))
+        }
+        Ok(line) => {
+            prop_assert!(
+                predicted.is_none(),
+                "predicted {:?}, got an answer",
+                predicted
+            );
+            check_response(request, &line)
+        }
+    }
+}
+
+fn check_error(error: &Error) -> Result<(), TestCaseError> {
+    prop_assert_eq!(error.category(), Category::Validation);
+    prop_assert_eq!(error.exit_code(), 3);
+    prop_assert!(!error.message.is_empty());
+    let line = toolsearch::cli::error_line(error);
+    let value: Value = serde_json::from_str(&line).expect("error line is JSON");
+    prop_assert_eq!(value["error"]["code"].as_i64(), Some(3));
+    prop_assert_eq!(
+        value["error"]["reason"].as_str(),
+        Some(error.reason.as_str())
+    );
+    Ok(())
+}
+
+fn check_response(request: &Value, line: &str) -> Result<Value, TestCaseError> {
+    prop_assert!(line.len() <= BUDGET, "{} bytes", line.len());
+    prop_assert!(line.ends_with('\n') && line.matches('\n').count() == 1);
+    let response: Value = serde_json::from_str(line).expect("response is JSON");
+    let errors: Vec<String> = response_schema()
+        .iter_errors(&response)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    prop_assert!(errors.is_empty(), "schema: {:?}", errors);
+    prop_assert_eq!(&response["catalog"]["source_hash"], catalog().source_hash());
+    let candidates = response["candidates"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let ranks: Vec<i64> = candidates
+        .iter()
+        .map(|c| c["rank"].as_i64().unwrap_or(0))
+        .collect();
+    prop_assert_eq!(ranks, (1..=candidates.len() as i64).collect::<Vec<_>>());
+    let paths = candidate_paths(&response);
+    let unique: BTreeSet<&String> = paths.iter().collect();
+    prop_assert_eq!(
+        unique.len(),
+        paths.len(),
+        "duplicate canonicals {:?}",
+        paths
+    );
+    for path in &paths {
+        let reason = filter_reason(tool_of(path), request);
+        prop_assert!(reason.is_none(), "{} returned although {:?}", path, reason);
+    }
+    for candidate in &candidates {
+        prop_assert_eq!(&candidate["requires_inspect"], &json!(true));
+        prop_assert!(candidate.get("score_breakdown").is_none());
+    }
+    let strategy = response["strategy"].as_str().unwrap_or_default();
+    let limit = request
+        .get("limit")
+        .and_then(Value::as_u64)
+        .filter(|&l| l > 0)
+        .unwrap_or(5) as usize;
+    prop_assert!(paths.len() <= limit);
+    let abstained = response.get("abstained") == Some(&json!(true));
+    match strategy {
+        "exact_filtered" | "decomposed_exact_filtered" => {
+            prop_assert!(paths.is_empty() && abstained);
+            prop_assert!(response.get("exact_filtered").is_some());
+            prop_assert!(response.get("hint").is_none());
+        }
+        "exact_guard" => {
+            prop_assert_eq!(paths.len(), 1);
+            prop_assert_eq!(&candidates[0]["rank_sources"], &json!(["exact"]));
+            prop_assert_eq!(&candidates[0]["matched_fields"], &json!(["identity"]));
+        }
+        "fielded_bm25" | "decomposed_round_robin" => {
+            prop_assert!(response.get("exact_filtered").is_none());
+            prop_assert_eq!(
+                abstained,
+                paths.is_empty() && response.get("truncated").is_none()
+            );
+            let hinted = abstained || response.get("weak_match").is_some();
+            prop_assert_eq!(response.get("hint").is_some(), hinted);
+        }
+        other => prop_assert!(false, "unknown strategy {}", other),
+    }
+    Ok(response)
+}
+
+// ------------------------------------------------------------------------------------------
+// Generators.
+
+/// Text drawn from everything a query might hold: catalog words, CJK, identity fragments,
+/// whitespace of every kind, forbidden characters, escapes-heavy ASCII and arbitrary scalars.
+fn text() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        4 => prop::sample::select(vec![
+            "发送", "消息", "撤回", "日程", "审批", "删除", "群", "的", "会议", "文档", "chat",
+            "send", "message", "list", "calendar", "event", "todo", "read", "write", "dws",
+            "mail", "approval", "PROC-2024-118", "Lisa", "帮我", "一下", "OA", "1", "2024",
+        ]).prop_map(str::to_string),
+        2 => prop::sample::select(canonicals()),
+        2 => prop::sample::select(vec![
+            " ", "  ", "\t", "\n", "\u{3000}", "\u{a0}", ".", "/", "_", "-", "\"", "\\", "'",
+            "（", "）", "，", "。", "?", "*", "#", "@",
+        ]).prop_map(str::to_string),
+        1 => prop::sample::select(vec![
+            "\u{200b}", "\u{200d}", "\u{feff}", "\u{202e}", "\u{2066}", "\u{2028}", "\u{7}",
+            "\u{0}", "\u{7f}", "\u{1b}", "\r",
+        ]).prop_map(str::to_string),
+        1 => prop::sample::select(vec![
+            "ｃｈａｔ．ｓｅｎｄ＿ｍｅｓｓａｇｅ", "é", "e\u{301}", "ﬁ", "Ⅸ", "𝕏", "😀", "👩‍💻", "ß",
+            "İ", "ı", "Σ", "ς", "\u{300}", "\u{fdd0}", "\u{10ffff}", "龘",
+        ]).prop_map(str::to_string),
+        2 => any::<char>().prop_map(|c| c.to_string()),
+        1 => "[a-z]{1,12}",
+    ];
+    prop::collection::vec(piece, 0..12).prop_map(|pieces| pieces.concat())
+}
+
+/// A long text, sometimes over the 256-scalar / 2,048-byte limits.
+fn long_text() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(vec!["x", "发", "𝕏", "\\", "\"", " ", "e\u{301}"]),
+        0usize..700,
+    )
+        .prop_map(|(unit, n)| unit.repeat(n))
+}
+
+fn query_text() -> impl Strategy<Value = String> {
+    prop_oneof![8 => text(), 1 => long_text()]
+}
+
+fn filter_value(known: Vec<String>) -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => prop::sample::select(known),
+        1 => prop::sample::select(vec!["", " ", "nope", "CHAT", "chat\u{200b}", "\u{2066}x"])
+            .prop_map(str::to_string),
+        1 => prop::sample::select(product_ids()).prop_map(|p| format!(" {p} ")),
+        1 => text(),
+    ]
+}
+
+fn effect_value() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "read",
+        "write",
+        "destructive",
+        "READ",
+        " Write ",
+        "",
+        "execute",
+        "rea d",
+        "read\u{feff}",
+    ])
+    .prop_map(str::to_string)
+}
+
+fn limit_value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        6 => (0i64..=22).prop_map(Value::from),
+        1 => (-3i64..=0).prop_map(Value::from),
+        1 => (95i64..=105).prop_map(Value::from),
+        1 => any::<i64>().prop_map(Value::from),
+        1 => any::<u64>().prop_map(Value::from),
+    ]
+}
+
+/// A `tool-search.v1` request object with any mix of fields.
+fn request() -> impl Strategy<Value = Value> {
+    (
+        prop::option::weighted(0.85, query_text()),
+        prop::option::weighted(0.25, prop::collection::vec(query_text(), 0..10)),
+        prop::option::weighted(0.5, limit_value()),
+        prop::option::weighted(0.3, limit_value()),
+        prop::option::weighted(0.3, prop::collection::vec(filter_value(product_ids()), 0..4)),
+        prop::option::weighted(0.3, prop::collection::vec(effect_value(), 0..4)),
+        prop::option::weighted(0.3, prop::collection::vec(filter_value(canonicals()), 0..4)),
+        prop::bool::weighted(0.03),
+    )
+        .prop_map(
+            |(query, subqueries, limit, candidate_limit, products, effects, excludes, bad_version)| {
+                let mut request = json!({"version": if bad_version { "tool-search.v0" } else { "tool-search.v1" }});
+                let mut put = |key: &str, value: Option<Value>| {
+                    if let Some(value) = value {
+                        request[key] = value;
+                    }
+                };
+                put("query", query.map(Value::from));
+                put("subqueries", subqueries.map(Value::from));
+                put("limit", limit);
+                put("candidate_limit", candidate_limit);
+                put("product_ids", products.map(Value::from));
+                put("effects", effects.map(Value::from));
+                put("exclude_canonical", excludes.map(Value::from));
+                request
+            },
+        )
+}
+
+/// The spellings of an identity key an agent might send: as is, `dws`-prefixed, with
+/// stretched whitespace, full-width, or split on dots and slashes.
+fn spell(key: &str, style: u8) -> String {
+    let full_width = |s: &str| -> String {
+        s.chars()
+            .map(|c| match c {
+                ' ' => '\u{3000}',
+                '!'..='~' => char::from_u32(c as u32 - 0x21 + 0xff01).unwrap_or(c),
+                other => other,
+            })
+            .collect()
+    };
+    match style % 6 {
+        0 => key.to_string(),
+        1 if !key.contains('.') => format!("dws {key}"),
+        2 => format!("  {}\t", key.replace(' ', "   ")),
+        3 => full_width(key),
+        4 if !key.contains('.') => key.replace(' ', "/"),
+        5 if !key.contains('.') => format!("dws/{}", key.replace(' ', ".")),
+        _ => key.to_string(),
+    }
+}
+
+fn proptest_config() -> ProptestConfig {
+    ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(256),
+        max_global_rejects: 100_000,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(proptest_config())]
+
+    /// Any request object: a valid answer or the predicted typed error; never a panic.
+    #[test]
+    fn arbitrary_requests_answer_or_fail_typed(request in request()) {
+        match answer(&request) {
+            Ok(_) => {}
+            Err(TestCaseError::Reject(_)) => {}
+            Err(failure) => return Err(failure),
+        }
+    }
+
+    /// Valid queries only (no forbidden characters, in-range limits): always answered.
+    #[test]
+    fn valid_requests_are_always_answered(
+        query in text().prop_filter("answerable", |q| !q.trim().is_empty() && !q.chars().any(forbidden)),
+        limit in 0i64..=20,
+        candidate_limit in 0i64..=100,
+        products in prop::collection::vec(prop::sample::select(product_ids()), 0..3),
+        effects in prop::collection::vec(prop::sample::select(vec!["read", "write", "destructive"]), 0..3),
+        excludes in prop::collection::vec(prop::sample::select(canonicals()), 0..5),
+    ) {
+        let request = json!({"version":"tool-search.v1","query":query,"limit":limit,
+            "candidate_limit":candidate_limit,"product_ids":products,"effects":effects,
+            "exclude_canonical":excludes});
+        prop_assert_eq!(expected_reason(&request), None);
+        answer(&request)?;
+    }
+
+    /// Any spelling of any identity key resolves exactly; if the filters exclude the tool,
+    /// the answer is `exact_filtered` with the first failing reason, never a fuzzy sibling.
+    #[test]
+    fn exact_identity_is_answered_or_exact_filtered(
+        key_idx in any::<prop::sample::Index>(),
+        style in any::<u8>(),
+        products in prop::collection::vec(prop::sample::select(product_ids()), 0..3),
+        effects in prop::collection::vec(prop::sample::select(vec!["read", "write", "destructive"]), 0..2),
+        exclude_it in prop::bool::weighted(0.2),
+    ) {
+        let keys: Vec<(String, u32)> = catalog()
+            .identity_keys()
+            .map(|(k, id)| (k.to_string(), id))
+            .collect();
+        let (key, tool_id) = keys[key_idx.index(keys.len())].clone();
+        let tool = catalog().tool(tool_id);
+        let canonical = tool.def.canonical_path.clone();
+        let excludes = if exclude_it { vec![canonical.clone()] } else { Vec::new() };
+        let request = json!({"version":"tool-search.v1","query":spell(&key, style),
+            "product_ids":products,"effects":effects,"exclude_canonical":excludes});
+        let response = answer(&request)?;
+        match filter_reason(tool, &request) {
+            Some(reason) => {
+                prop_assert_eq!(&response["strategy"], "exact_filtered", "{}", request);
+                prop_assert_eq!(&response["exact_filtered"]["canonical_path"], &json!(canonical));
+                prop_assert_eq!(&response["exact_filtered"]["reason"], reason);
+            }
+            None => {
+                prop_assert_eq!(&response["strategy"], "exact_guard", "{}", request);
+                prop_assert_eq!(candidate_paths(&response), vec![canonical]);
+            }
+        }
+    }
+
+    /// With subqueries, any arm naming a filtered-out tool fails the whole answer closed.
+    #[test]
+    fn an_exact_filtered_arm_fails_the_whole_answer(
+        other in prop::collection::vec(text(), 0..4),
+        position in any::<prop::sample::Index>(),
+        excluded in prop::sample::select(canonicals()),
+    ) {
+        let mut subqueries: Vec<String> = other
+            .into_iter()
+            .filter(|s| !s.chars().any(forbidden) && !too_long(s))
+            .collect();
+        let at = position.index(subqueries.len() + 1);
+        subqueries.insert(at, excluded.clone());
+        subqueries.truncate(8);
+        prop_assume!(subqueries.contains(&excluded));
+        let request = json!({"version":"tool-search.v1","subqueries":subqueries,
+            "exclude_canonical":[excluded]});
+        let response = answer(&request)?;
+        prop_assert_eq!(&response["strategy"], "decomposed_exact_filtered");
+        prop_assert_eq!(&response["abstained"], &json!(true));
+        prop_assert_eq!(candidate_paths(&response), Vec::<String>::new());
+        // The first arm (in order) that names a filtered-out tool is reported: ours, unless an
+        // earlier arm names an unavailable tool.
+        let first_filtered = subqueries.iter().find_map(|arm| {
+            let tool = catalog().tool(toolsearch::search::resolve_identity(catalog(), arm)?);
+            filter_reason(tool, &request).map(|reason| (tool.def.canonical_path.clone(), reason))
+        });
+        let (canonical, reason) = first_filtered.expect("our arm is filtered");
+        prop_assert_eq!(&response["exact_filtered"]["canonical_path"], &json!(canonical));
+        prop_assert_eq!(&response["exact_filtered"]["reason"], reason);
+    }
+
+    /// Excluding a tool never adds a candidate: the answer with the exclusion is the answer
+    /// with one more slot, minus the excluded tool (scores do not depend on eligibility).
+    #[test]
+    fn adding_an_exclusion_never_adds_a_candidate(
+        query in text().prop_filter("answerable", |q| !q.trim().is_empty() && !q.chars().any(forbidden) && !too_long(q)),
+        limit in 1i64..=19,
+        candidate_limit in 0i64..=99,
+        pick in any::<prop::sample::Index>(),
+        products in prop::collection::vec(prop::sample::select(product_ids()), 0..2),
+    ) {
+        let base = json!({"version":"tool-search.v1","query":query,"limit":limit + 1,
+            "candidate_limit":if candidate_limit == 0 { 21 } else { candidate_limit + 1 },
+            "product_ids":products});
+        let before = answer(&base)?;
+        let before_paths = candidate_paths(&before);
+        // Exclude one of the candidates (or any tool if there are none).
+        let all = canonicals();
+        let excluded = if before_paths.is_empty() {
+            all[pick.index(all.len())].clone()
+        } else {
+            before_paths[pick.index(before_paths.len())].clone()
+        };
+        let mut narrowed = base.clone();
+        narrowed["limit"] = json!(limit);
+        narrowed["candidate_limit"] = json!(candidate_limit);
+        narrowed["exclude_canonical"] = json!([excluded.clone()]);
+        let after = answer(&narrowed)?;
+        let after_paths = candidate_paths(&after);
+        prop_assert!(!after_paths.contains(&excluded));
+        let allowed: Vec<String> = before_paths.iter().filter(|p| **p != excluded).cloned().collect();
+        // The budget may have dropped the tail of either answer; what both show must agree.
+        let common = allowed.len().min(after_paths.len());
+        prop_assert_eq!(&after_paths[..common], &allowed[..common], "excluding {}", excluded);
+        if before.get("truncated").is_none() {
+            for path in &after_paths {
+                prop_assert!(allowed.contains(path), "{} appeared after excluding {}", path, excluded);
+            }
+            if after.get("truncated").is_none() {
+                prop_assert_eq!(after_paths.len(), allowed.len().min(limit as usize));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_oracle_agrees_with_known_cases() {
+    let v = |extra: Value| {
+        let mut request = json!({"version":"tool-search.v1","query":"发送消息"});
+        for (key, value) in extra.as_object().expect("object") {
+            request[key] = value.clone();
+        }
+        expected_reason(&request)
+    };
+    assert_eq!(v(json!({})), None);
+    assert_eq!(v(json!({"query":"  "})), Some("query_required"));
+    assert_eq!(v(json!({"limit":21})), Some("invalid_limit"));
+    assert_eq!(
+        v(json!({"product_ids":["nope\u{200b}"]})),
+        Some("dangerous_filter_unicode")
+    );
+    assert_eq!(v(json!({"subqueries":[" "]})), Some("subquery_required"));
+    assert_eq!(v(json!({"effects":[" READ "]})), None);
+    for (request, reason) in [
+        (
+            json!({"version":"tool-search.v1","query":"a\u{2029}"}),
+            "dangerous_query_unicode",
+        ),
+        (
+            json!({"version":"tool-search.v1","query":"x","product_ids":["nope"]}),
+            "unknown_product",
+        ),
+    ] {
+        assert_eq!(expected_reason(&request), Some(reason));
+        let error = engine()
+            .search_bytes(request.to_string().as_bytes(), false)
+            .expect_err("refused");
+        assert_eq!(error.reason.as_str(), reason);
+    }
+}
