@@ -460,57 +460,17 @@ pub fn serve_line(engine: &Engine, line: &[u8]) -> String {
 
 /// Discards input up to and including the next newline (or EOF) without keeping it, so an
 /// endless line costs no memory.
-fn skip_line(stdin: &mut dyn BufRead) -> Result<()> {
-    loop {
-        let (found, used) = match stdin.fill_buf() {
-            Ok([]) => return Ok(()),
-            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
-                Some(idx) => (true, idx + 1),
-                None => (false, buf.len()),
-            },
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                return Err(Error::new(
-                    Reason::ReadRequestFailed,
-                    format!("cannot read stdin: {e}"),
-                ))
-            }
-        };
-        stdin.consume(used);
-        if found {
-            return Ok(());
-        }
-    }
-}
-
 fn serve(engine: &Engine, stdin: &mut dyn BufRead, stdout: &mut dyn Write) -> Result<()> {
     let mut line = Vec::new();
     loop {
-        line.clear();
-        // Read at most one byte over the request limit per line, then skip the rest of it.
-        let read = stdin
-            .take(MAX_REQUEST_BYTES as u64 + 2)
-            .read_until(b'\n', &mut line)
-            .map_err(|e| {
-                Error::new(Reason::ReadRequestFailed, format!("cannot read stdin: {e}"))
-            })?;
-        if read == 0 {
-            return Ok(());
-        }
-        let complete = line.last() == Some(&b'\n');
-        if complete {
-            line.pop();
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
-        }
-        let answer = if !complete && line.len() > MAX_REQUEST_BYTES {
-            skip_line(stdin)?;
-            // Answer exactly like single-shot, which reads one byte over the limit.
-            line.truncate(MAX_REQUEST_BYTES + 1);
-            serve_line(engine, &line)
-        } else {
-            serve_line(engine, &line)
+        let read = crate::lines::read_capped(stdin, MAX_REQUEST_BYTES, &mut line).map_err(|e| {
+            Error::new(Reason::ReadRequestFailed, format!("cannot read stdin: {e}"))
+        })?;
+        // An oversized line holds its first limit + 1 bytes, so it is answered exactly like
+        // single-shot, which reads one byte over the limit.
+        let answer = match read {
+            crate::lines::Line::Eof => return Ok(()),
+            crate::lines::Line::Fits | crate::lines::Line::Oversized => serve_line(engine, &line),
         };
         stdout
             .write_all(answer.as_bytes())

@@ -16,6 +16,7 @@ pub mod index;
 pub mod inspect;
 pub mod json;
 pub mod limits;
+pub mod lines;
 pub mod lint;
 pub mod mcp;
 pub mod prepared;

@@ -15,7 +15,7 @@
 //!   Only EOF (exit 0) or a failed write ends it.
 //! - Stateless and deterministic: the same message gives the same response bytes.
 
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Write};
 
 use serde_json::{json, Map, Value};
 
@@ -345,32 +345,16 @@ pub fn serve(engine: &Engine, input: &mut dyn BufRead, output: &mut dyn Write) -
     };
     let mut line = Vec::new();
     loop {
-        line.clear();
-        // Read at most one byte over the message limit per line, then skip the rest of it.
-        let read = input
-            .take(MAX_MESSAGE_BYTES as u64 + 2)
-            .read_until(b'\n', &mut line)
-            .map_err(read_failed)?;
-        if read == 0 {
-            return Ok(());
-        }
-        let complete = line.last() == Some(&b'\n');
-        if complete {
-            line.pop();
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
-        }
-        let answer = if !complete && line.len() > MAX_MESSAGE_BYTES {
-            let mut rest = Vec::new();
-            input.read_until(b'\n', &mut rest).map_err(read_failed)?;
-            Some(error_response(
+        let answer = match crate::lines::read_capped(input, MAX_MESSAGE_BYTES, &mut line)
+            .map_err(read_failed)?
+        {
+            crate::lines::Line::Eof => return Ok(()),
+            crate::lines::Line::Oversized => Some(error_response(
                 &Value::Null,
                 INVALID_REQUEST,
                 format!("a message line is over {MAX_MESSAGE_BYTES} bytes"),
-            ))
-        } else {
-            handle_message(engine, &line)
+            )),
+            crate::lines::Line::Fits => handle_message(engine, &line),
         };
         if let Some(answer) = answer {
             output
