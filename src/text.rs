@@ -291,6 +291,11 @@ enum Phrase {
 pub struct Lexicon {
     groups: Vec<Vec<(Phrase, String)>>,
     destructive: Vec<Phrase>,
+    /// Phrases that can trigger a group (Han of ≥ 2 characters, by first character; words, by
+    /// first word), as (group, phrase) — a lookup table, so matching costs the query's length,
+    /// not the lexicon's.
+    han_triggers: std::collections::HashMap<char, Vec<(usize, usize)>>,
+    word_triggers: std::collections::HashMap<String, Vec<(usize, usize)>>,
 }
 
 /// Lower-cased, lemmatised words of normalized text (Han runs split words), for phrase
@@ -397,7 +402,57 @@ impl Lexicon {
                 lexicon.groups.push(group);
             }
         }
+        for (group_idx, group) in lexicon.groups.iter().enumerate() {
+            for (phrase_idx, (phrase, _)) in group.iter().enumerate() {
+                match phrase {
+                    Phrase::Han(text) if text.chars().count() >= 2 => {
+                        if let Some(first) = text.chars().next() {
+                            lexicon
+                                .han_triggers
+                                .entry(first)
+                                .or_default()
+                                .push((group_idx, phrase_idx));
+                        }
+                    }
+                    Phrase::Words(words) => {
+                        if let Some(first) = words.first() {
+                            lexicon
+                                .word_triggers
+                                .entry(first.clone())
+                                .or_default()
+                                .push((group_idx, phrase_idx));
+                        }
+                    }
+                    Phrase::Han(_) => {}
+                }
+            }
+        }
         lexicon
+    }
+
+    /// Which groups the query touches: a group is touched when one of its phrases occurs in
+    /// the query (Han phrases of one character excepted).
+    fn touched_groups(&self, query: &PreparedQuery) -> Vec<bool> {
+        let mut touched = vec![false; self.groups.len()];
+        for (idx, ch) in query.lowered.char_indices() {
+            for &(group, phrase) in self.han_triggers.get(&ch).into_iter().flatten() {
+                if let Phrase::Han(text) = &self.groups[group][phrase].0 {
+                    if query.lowered[idx..].starts_with(text.as_str()) {
+                        touched[group] = true;
+                    }
+                }
+            }
+        }
+        for (idx, word) in query.words.iter().enumerate() {
+            for &(group, phrase) in self.word_triggers.get(word).into_iter().flatten() {
+                if let Phrase::Words(words) = &self.groups[group][phrase].0 {
+                    if query.words[idx..].starts_with(words) {
+                        touched[group] = true;
+                    }
+                }
+            }
+        }
+        touched
     }
 
     /// The lexicon compiled into the binary, parsed once per process.
@@ -410,10 +465,8 @@ impl Lexicon {
     /// joined by spaces (in lexicon order, each phrase once).
     pub fn expand(&self, query: &PreparedQuery) -> String {
         let mut out: Vec<&str> = Vec::new();
-        for group in &self.groups {
-            if !group.iter().any(|(p, _)| query.contains(p, false)) {
-                continue;
-            }
+        let touched = self.touched_groups(query);
+        for (group, _) in self.groups.iter().zip(touched).filter(|(_, t)| *t) {
             for (p, text) in group {
                 if !query.contains(p, true) && !out.contains(&text.as_str()) {
                     out.push(text);
@@ -530,6 +583,29 @@ mod tests {
             "发 一条 钉钉 群聊 消息",
         );
         check(WORDS_ONLY, "审批单", "审批 审批单");
+    }
+
+    /// The trigger index must find exactly the groups a scan of every phrase finds.
+    #[test]
+    fn invariant_trigger_index_equals_full_scan() {
+        let lexicon = Lexicon::builtin();
+        for text in [
+            "帮我看看这条群消息谁还没读",
+            "Which of my tasks are overdue?",
+            "把日程推迟到明天，再发个通知",
+            "get rid of the Fax column",
+            "clock in clock out",
+            "撤回 recall 钉盘 drive",
+            "",
+        ] {
+            let query = PreparedQuery::new(text);
+            let scanned: Vec<bool> = lexicon
+                .groups
+                .iter()
+                .map(|group| group.iter().any(|(p, _)| query.contains(p, false)))
+                .collect();
+            assert_eq!(lexicon.touched_groups(&query), scanned, "{text}");
+        }
     }
 
     #[test]
