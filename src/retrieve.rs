@@ -219,6 +219,10 @@ pub struct FieldedBm25 {
     index: Index,
     /// Per field, per tool: the BM25 length normalisation `1 − b + b·len/avg_len`.
     norms: Vec<Vec<f64>>,
+    /// Per term, filled on first use: every tool with the term and its weighted, normalised
+    /// frequency per field (`weight · tf / norm`, 0 where absent) — BM25F's per-field parts,
+    /// which depend on the catalog and configuration only, never on the query.
+    combined: Vec<std::sync::OnceLock<Vec<(ToolId, [f64; N_FIELDS])>>>,
     n_tools: usize,
     tool_effects: Vec<Option<Effect>>,
     /// Per tool: the index of its product in `product_names`.
@@ -256,6 +260,9 @@ impl FieldedBm25 {
                         .map(|tool| 1.0 - config.b + config.b * field.len_ratio(tool as ToolId))
                         .collect()
                 })
+                .collect(),
+            combined: (0..index.terms.len())
+                .map(|_| std::sync::OnceLock::new())
                 .collect(),
             index,
             n_tools,
@@ -378,9 +385,6 @@ struct Scratch {
     covered: Vec<f64>,
     seen: Vec<bool>,
     touched: Vec<ToolId>,
-    parts: Vec<[f64; N_FIELDS]>,
-    part_seen: Vec<bool>,
-    part_touched: Vec<ToolId>,
     matched: Vec<ToolId>,
     own_idf_total: f64,
 }
@@ -397,10 +401,7 @@ impl Scratch {
             self.scores = vec![[0.0; N_FIELDS]; n_tools];
             self.covered = vec![0.0; n_tools];
             self.seen = vec![false; n_tools];
-            self.parts = vec![[0.0; N_FIELDS]; n_tools];
-            self.part_seen = vec![false; n_tools];
         }
-        self.part_touched.clear();
         self.own_idf_total = 0.0;
     }
 
@@ -419,6 +420,36 @@ thread_local! {
 }
 
 impl FieldedBm25 {
+    /// The BM25F parts of every tool that has `term` in an indexed field, in `ToolId` order.
+    /// Each part is the single posting of its field (`0.0 + weight · tf / norm`), exactly what
+    /// summing field by field would give.
+    fn combined_postings(&self, term: u32) -> &[(ToolId, [f64; N_FIELDS])] {
+        self.combined[term as usize].get_or_init(|| {
+            let mut rows: Vec<(ToolId, usize, f64)> = Vec::new();
+            for (field_idx, index) in self.index.fields.iter().enumerate() {
+                let weight = self.config.weights[field_idx];
+                if weight <= 0.0 {
+                    continue;
+                }
+                for &(tool, tf) in index.postings(term) {
+                    let norm = self.norms[field_idx][tool as usize];
+                    rows.push((tool, field_idx, weight * f64::from(tf) / norm));
+                }
+            }
+            rows.sort_by_key(|&(tool, field_idx, _)| (tool, field_idx));
+            let mut combined: Vec<(ToolId, [f64; N_FIELDS])> = Vec::new();
+            for (tool, field_idx, value) in rows {
+                if combined.last().is_none_or(|(last, _)| *last != tool) {
+                    combined.push((tool, [0.0; N_FIELDS]));
+                }
+                if let Some((_, parts)) = combined.last_mut() {
+                    parts[field_idx] += value;
+                }
+            }
+            combined
+        })
+    }
+
     /// Accumulates every query term's contribution into `scratch`, terms in sorted order.
     fn score_terms(
         &self,
@@ -441,44 +472,23 @@ impl FieldedBm25 {
             if self.config.bm25f {
                 // BM25F: length-normalised, weighted term frequencies are summed over fields
                 // first and saturated once, with one idf over the union of fields.
-                for (field_idx, index) in self.index.fields.iter().enumerate() {
-                    let weight = self.config.weights[field_idx];
-                    if weight <= 0.0 {
-                        continue;
-                    }
-                    for &(tool, tf) in index.postings(term_id) {
-                        let slot = tool as usize;
-                        if !scratch.part_seen[slot] {
-                            scratch.part_seen[slot] = true;
-                            scratch.parts[slot] = [0.0; N_FIELDS];
-                            scratch.part_touched.push(tool);
-                        }
-                        let norm = self.norms[field_idx][slot];
-                        scratch.parts[slot][field_idx] += weight * f64::from(tf) / norm;
-                    }
-                }
-                if !scratch.part_touched.is_empty() {
-                    let df = scratch.part_touched.len() as f64;
+                let combined = self.combined_postings(term_id);
+                if !combined.is_empty() {
+                    let df = combined.len() as f64;
                     let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
                     term_idf = idf;
-                    let part_touched = std::mem::take(&mut scratch.part_touched);
-                    for &tool in &part_touched {
-                        let slot = tool as usize;
-                        scratch.part_seen[slot] = false;
-                        if !is_eligible(tool) {
+                    for (tool, part) in combined {
+                        if !is_eligible(*tool) {
                             continue;
                         }
-                        let part = scratch.parts[slot];
                         let pseudo_tf: f64 = part.iter().sum();
                         let term_score =
                             query_weight * idf * pseudo_tf * (k1 + 1.0) / (pseudo_tf + k1);
                         for (field_idx, share) in part.iter().enumerate() {
-                            scratch.add(tool, field_idx, term_score * share / pseudo_tf);
+                            scratch.add(*tool, field_idx, term_score * share / pseudo_tf);
                         }
-                        scratch.matched.push(tool);
+                        scratch.matched.push(*tool);
                     }
-                    scratch.part_touched = part_touched;
-                    scratch.part_touched.clear();
                 }
             } else {
                 for (field_idx, index) in self.index.fields.iter().enumerate() {
