@@ -210,6 +210,9 @@ impl Bm25Config {
     };
 }
 
+/// One term's BM25F parts per tool: (tool, per-field `weight · tf / norm`), in `ToolId` order.
+type CombinedPostings = Vec<(ToolId, [f64; N_FIELDS])>;
+
 /// Weighted per-field BM25 (k1, b, idf `ln(1 + (N − df + 0.5)/(df + 0.5))`, query-term
 /// weight `ln(1 + qtf)`).
 pub struct FieldedBm25 {
@@ -222,7 +225,7 @@ pub struct FieldedBm25 {
     /// Per term, filled on first use: every tool with the term and its weighted, normalised
     /// frequency per field (`weight · tf / norm`, 0 where absent) — BM25F's per-field parts,
     /// which depend on the catalog and configuration only, never on the query.
-    combined: Vec<std::sync::OnceLock<Vec<(ToolId, [f64; N_FIELDS])>>>,
+    combined: Vec<std::sync::OnceLock<CombinedPostings>>,
     n_tools: usize,
     tool_effects: Vec<Option<Effect>>,
     /// Per tool: the index of its product in `product_names`.
@@ -437,7 +440,7 @@ impl FieldedBm25 {
                 }
             }
             rows.sort_by_key(|&(tool, field_idx, _)| (tool, field_idx));
-            let mut combined: Vec<(ToolId, [f64; N_FIELDS])> = Vec::new();
+            let mut combined: CombinedPostings = Vec::new();
             for (tool, field_idx, value) in rows {
                 if combined.last().is_none_or(|(last, _)| *last != tool) {
                     combined.push((tool, [0.0; N_FIELDS]));
