@@ -352,8 +352,15 @@ fn unreadable(path: &Path, e: impl std::fmt::Display) -> Error {
     )
 }
 
+/// The largest catalog file read (a 100,000-tool catalog is about 170 MB).
+const MAX_CATALOG_FILE_BYTES: u64 = 1 << 30;
+
 fn read_catalog_sources(path: &Path) -> Result<Vec<SourceFile>> {
     let metadata = std::fs::metadata(path).map_err(|e| unreadable(path, e))?;
+    if !metadata.is_dir() && !metadata.is_file() {
+        // A FIFO would block and a device such as /dev/zero would never end.
+        return Err(unreadable(path, "not a regular file or directory"));
+    }
     let files = if metadata.is_dir() {
         let mut files: Vec<_> = std::fs::read_dir(path)
             .map_err(|e| unreadable(path, e))?
@@ -367,7 +374,16 @@ fn read_catalog_sources(path: &Path) -> Result<Vec<SourceFile>> {
     };
     let mut sources = Vec::with_capacity(files.len());
     for file in files {
-        let bytes = std::fs::read(&file).map_err(|e| unreadable(&file, e))?;
+        let mut bytes = Vec::new();
+        std::fs::File::open(&file)
+            .and_then(|f| f.take(MAX_CATALOG_FILE_BYTES + 1).read_to_end(&mut bytes))
+            .map_err(|e| unreadable(&file, e))?;
+        if bytes.len() as u64 > MAX_CATALOG_FILE_BYTES {
+            return Err(unreadable(
+                &file,
+                format!("larger than {MAX_CATALOG_FILE_BYTES} bytes"),
+            ));
+        }
         let text = String::from_utf8(bytes).map_err(|e| {
             Error::new(
                 Reason::InvalidCatalog,

@@ -42,6 +42,15 @@ fn corrupt_catalogs_fail_closed_with_exit_5() {
 }
 
 #[test]
+fn special_files_are_refused_not_read_forever() {
+    for path in ["/dev/zero", "/dev/null"] {
+        let run = ts(&["search", "--catalog", path, "--query", "x"]).run();
+        assert_eq!(run.code, 5, "{path}: {run:?}");
+        assert_eq!(run.reason(), "catalog_unreadable", "{path}");
+    }
+}
+
+#[test]
 fn a_product_defined_in_two_files_is_an_error() {
     let dir = TempDir::new("twice");
     let text = r#"{"version":"catalog.v1","products":[{"id":"p","tools":[{"canonical_path":"p.a","name":"a"}]}]}"#;
