@@ -66,7 +66,7 @@ impl ToolEntry {
 }
 
 /// The immutable snapshot every request runs against.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Catalog {
     products: Vec<ProductInfo>,
     tools: Vec<ToolEntry>,

@@ -407,7 +407,7 @@ pub fn run(catalog: Catalog, retriever: &str, args: &EvalArgs) -> Result<String>
     }
     let comparison = match &args.compare {
         Some(other) => {
-            let other_engine = Engine::new(clone_catalog(&engine)?, other)?;
+            let other_engine = Engine::new(engine.catalog().clone(), other)?;
             Some(evaluate(&other_engine, &qrels))
         }
         None => None,
@@ -420,40 +420,6 @@ pub fn run(catalog: Catalog, retriever: &str, args: &EvalArgs) -> Result<String>
         out.push_str(&compare_table(&run, &other, &qrels));
     }
     Ok(out)
-}
-
-/// The second engine of `--compare` needs its own snapshot; rebuild it from the same data.
-fn clone_catalog(engine: &Engine) -> Result<Catalog> {
-    let mut by_product: BTreeMap<&str, wire::Product> = BTreeMap::new();
-    for tool in engine.catalog().tools() {
-        by_product
-            .entry(tool.product_id.as_str())
-            .or_insert_with(|| wire::Product {
-                id: tool.product_id.clone(),
-                name: tool.product_name.clone(),
-                description: None,
-                agent_summary: None,
-                use_when: Vec::new(),
-                avoid_when: Vec::new(),
-                tools: Vec::new(),
-            })
-            .tools
-            .push(tool.def.clone());
-    }
-    let document = wire::CatalogDocument {
-        version: wire::CATALOG_VERSION.to_string(),
-        products: by_product.into_values().collect(),
-    };
-    let text = serde_json::to_string(&document).map_err(|e| {
-        Error::new(
-            Reason::InvalidCatalog,
-            format!("cannot re-encode the catalog: {e}"),
-        )
-    })?;
-    Catalog::build(&[crate::catalog::SourceFile {
-        name: "<compare>".into(),
-        text,
-    }])
 }
 
 fn metric_row(out: &mut String, name: &str, m: &Metrics) {
