@@ -446,21 +446,7 @@ fn search_from_flags(args: &SearchArgs) -> Result<wire::SearchRequest> {
     })
 }
 
-/// The error document line for `error`.
-pub fn error_line(error: &Error) -> String {
-    let document = wire::ErrorDocument {
-        error: wire::ErrorBody {
-            code: error.exit_code(),
-            category: error.category().as_str().to_string(),
-            message: error.message.clone(),
-            reason: error.reason.as_str().to_string(),
-        },
-    };
-    // Encoding a struct of strings and a number cannot fail; keep a fixed fallback anyway.
-    crate::respond::encode_line(&document).unwrap_or_else(|_| {
-        "{\"error\":{\"code\":5,\"category\":\"internal\",\"message\":\"cannot encode error\",\"reason\":\"output_failed\"}}\n".to_string()
-    })
-}
+pub use crate::respond::error_line;
 
 /// Answers one `serve` line: dispatch on `"version"`.
 pub fn serve_line(engine: &Engine, line: &[u8]) -> String {

@@ -310,28 +310,13 @@ fn call_tool(engine: &Engine, params: Option<&Value>) -> Answer {
         });
     let (text, is_error) = match answer {
         Ok(line) => (line, false),
-        Err(error) => (error_document(&error), true),
+        Err(error) => (crate::respond::error_line(&error), true),
     };
     let text = text.strip_suffix('\n').unwrap_or(&text).to_string();
     Ok(json!({
         "content": [{"type": "text", "text": text}],
         "isError": is_error,
     }))
-}
-
-/// The error JSON document, as `search` / `inspect` print it on stderr.
-fn error_document(error: &Error) -> String {
-    let document = wire::ErrorDocument {
-        error: wire::ErrorBody {
-            code: error.exit_code(),
-            category: error.category().as_str().to_string(),
-            message: error.message.clone(),
-            reason: error.reason.as_str().to_string(),
-        },
-    };
-    crate::respond::encode_line(&document).unwrap_or_else(|_| {
-        "{\"error\":{\"code\":5,\"category\":\"internal\",\"message\":\"cannot encode error\",\"reason\":\"output_failed\"}}".to_string()
-    })
 }
 
 /// Serves MCP on `input` / `output` until EOF.

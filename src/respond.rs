@@ -95,6 +95,22 @@ pub fn encode_line<T: serde::Serialize>(value: &T) -> Result<String> {
     Ok(line)
 }
 
+/// The error document line for `error` (what stderr, `serve` and `mcp` carry).
+pub fn error_line(error: &Error) -> String {
+    let document = wire::ErrorDocument {
+        error: wire::ErrorBody {
+            code: error.exit_code(),
+            category: error.category().as_str().to_string(),
+            message: error.message.clone(),
+            reason: error.reason.as_str().to_string(),
+        },
+    };
+    // Encoding a struct of strings and a number cannot fail; keep a fixed fallback anyway.
+    encode_line(&document).unwrap_or_else(|_| {
+        "{\"error\":{\"code\":5,\"category\":\"internal\",\"message\":\"cannot encode error\",\"reason\":\"output_failed\"}}\n".to_string()
+    })
+}
+
 /// The response document for `outcome`, with every candidate.
 pub fn response(catalog: &Catalog, outcome: &SearchOutcome, explain: bool) -> SearchResponse {
     SearchResponse {
