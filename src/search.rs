@@ -11,7 +11,7 @@
 use crate::catalog::{cli_key, Catalog, ToolId};
 use crate::filter::FilterReason;
 use crate::request::SearchRequest;
-use crate::retrieve::{Field, Hit, Retriever, N_FIELDS};
+use crate::retrieve::{Field, Hit, Retriever};
 use crate::text::normalize;
 
 pub const STRATEGY_EXACT_GUARD: &str = "exact_guard";
@@ -233,6 +233,3 @@ fn round_robin(arms: Vec<Vec<Candidate>>, limit: usize) -> Vec<Candidate> {
     }
     merged
 }
-
-/// Zero contributions, for code that needs a placeholder breakdown.
-pub const NO_FIELDS: [f64; N_FIELDS] = [0.0; N_FIELDS];

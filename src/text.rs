@@ -61,10 +61,6 @@ impl Analyzer {
         Analyzer { config }
     }
 
-    pub fn config(&self) -> AnalyzerConfig {
-        self.config
-    }
-
     /// Calls `emit` with every term of `text` (with repetitions, in text order). The string
     /// passed to `emit` is only valid for the call, so callers that keep terms copy them once.
     pub fn each_term(&self, text: &str, emit: &mut dyn FnMut(&str)) {
@@ -77,15 +73,10 @@ impl Analyzer {
         }
     }
 
-    /// Appends the terms of `text` to `out` (with repetitions, in text order).
-    pub fn terms_into(&self, text: &str, out: &mut Vec<String>) {
-        self.each_term(text, &mut |term| out.push(term.to_string()));
-    }
-
-    /// The terms of `text`.
+    /// The terms of `text` (with repetitions, in text order).
     pub fn terms(&self, text: &str) -> Vec<String> {
         let mut out = Vec::new();
-        self.terms_into(text, &mut out);
+        self.each_term(text, &mut |term| out.push(term.to_string()));
         out
     }
 
