@@ -172,17 +172,16 @@ fn mcp_round_trip_verify_search_inspect() {
         assert_eq!(candidate["effect"], "read", "{candidate}");
     }
 
-    let source = exact["catalog"]["source_hash"].as_str().unwrap();
-    let surface = exact["catalog"]["surface_hash"].as_str().unwrap();
+    let (source, surface) = response_hashes(&exact);
     let spec = ts(&[
         "inspect",
         "--catalog",
         &path,
         "bfcl.imdb.find_movies_by_actor",
         "--expected-source-hash",
-        source,
+        &source,
         "--expected-surface-hash",
-        surface,
+        &surface,
     ])
     .run()
     .json();

@@ -17,14 +17,7 @@ fn search_then_inspect_by_canonical_cli_path_and_alias() {
         &json!({"version":"tool-search.v1","query":"发送消息"}),
     )
     .json();
-    let source = search["catalog"]["source_hash"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let surface = search["catalog"]["surface_hash"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (source, surface) = response_hashes(&search);
     for path in [
         "alpha.send_message",
         "alpha message send",

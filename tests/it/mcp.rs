@@ -145,14 +145,7 @@ fn mcp_conversation_initialize_list_search_inspect_stale() {
     let (text, _) = session.call(4, "search_tools", json!({"query":"alpha.send_message"}));
     let search: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(search["strategy"], "exact_guard");
-    let source = search["catalog"]["source_hash"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let surface = search["catalog"]["surface_hash"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (source, surface) = response_hashes(&search);
 
     // inspect with the hashes from the search.
     let (text, is_error) = session.call(

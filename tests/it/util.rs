@@ -178,6 +178,17 @@ impl Drop for TempDir {
     }
 }
 
+/// The (source, surface) hashes a search response carries.
+pub fn response_hashes(response: &serde_json::Value) -> (String, String) {
+    let hash = |key: &str| {
+        response["catalog"][key]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    (hash("source_hash"), hash("surface_hash"))
+}
+
 /// The catalog hashes as the binary reports them.
 pub fn hashes(catalog: Option<&str>) -> (String, String) {
     let mut args = vec!["catalog", "hash"];
