@@ -19,11 +19,13 @@
 //! an empty stderr, failure means an empty stdout and exactly one error JSON line on stderr
 //! whose `code` is the exit code, and no search answer line exceeds 8,192 bytes.
 
+#[path = "support/timeout.rs"]
+mod timeout;
+
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_toolsearch");
@@ -77,31 +79,13 @@ fn run(args: &[String], stdin: Stdin) -> Result<Output, String> {
             None
         }
     };
-    let mut child = command.spawn().map_err(|e| format!("spawn {BIN}: {e}"))?;
-    if let (Some(bytes), Some(mut pipe)) = (feed, child.stdin.take()) {
-        // The binary may stop reading early (a too-large request); a broken pipe is fine.
-        std::thread::spawn(move || {
-            let _ = pipe.write_all(&bytes);
-        });
-    }
-    let pid = child.id();
-    let (send, receive) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = send.send(child.wait_with_output());
-    });
-    match receive.recv_timeout(TIMEOUT) {
-        Ok(Ok(output)) => Ok(Output {
-            code: output.status.code().unwrap_or(-1),
-            stdout: output.stdout,
-            stderr: output.stderr,
-        }),
-        Ok(Err(e)) => Err(format!("wait: {e}")),
-        Err(_) => {
-            // Only the process this test started, by its id.
-            let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
-            Err(format!("no answer within {TIMEOUT:?} (hang)"))
-        }
-    }
+    let child = command.spawn().map_err(|e| format!("spawn {BIN}: {e}"))?;
+    let output = timeout::wait_with_timeout(child, feed, TIMEOUT)?;
+    Ok(Output {
+        code: output.status.code().unwrap_or(-1),
+        stdout: output.stdout,
+        stderr: output.stderr,
+    })
 }
 
 enum Stdin {

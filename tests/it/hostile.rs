@@ -3,10 +3,9 @@
 //! answer line or fails with the expected typed error, nothing on stdout and exactly one
 //! error line on stderr. Also replays the fuzzers' regression inputs
 //! (tests/fixtures/hostile/fuzz/) through the library.
-use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -34,37 +33,19 @@ struct Outcome {
 
 /// Runs the binary with `stdin`; a run that outlives [`TIMEOUT`] is killed and reported.
 fn run(args: &[String], stdin: Vec<u8>) -> Result<Outcome, String> {
-    let mut child = Command::new(BIN)
+    let child = Command::new(BIN)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("spawn: {e}"))?;
-    if let Some(mut pipe) = child.stdin.take() {
-        // The binary stops reading after the request limit; a broken pipe is expected then.
-        std::thread::spawn(move || {
-            let _ = pipe.write_all(&stdin);
-        });
-    }
-    let pid = child.id();
-    let (send, receive) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = send.send(child.wait_with_output());
-    });
-    match receive.recv_timeout(TIMEOUT) {
-        Ok(Ok(output)) => Ok(Outcome {
-            code: output.status.code().unwrap_or(-1),
-            stdout: output.stdout,
-            stderr: output.stderr,
-        }),
-        Ok(Err(e)) => Err(format!("wait: {e}")),
-        Err(_) => {
-            // Only the process this test started, by its id.
-            let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
-            Err(format!("hang: no answer within {TIMEOUT:?}"))
-        }
-    }
+    let output = crate::timeout::wait_with_timeout(child, Some(stdin), TIMEOUT)?;
+    Ok(Outcome {
+        code: output.status.code().unwrap_or(-1),
+        stdout: output.stdout,
+        stderr: output.stderr,
+    })
 }
 
 /// Checks the process contract; returns "ok" or the error reason.

@@ -12,4 +12,6 @@ mod quality;
 mod schemas;
 mod search;
 mod serve;
+#[path = "../support/timeout.rs"]
+mod timeout;
 mod util;
