@@ -74,6 +74,8 @@ pub struct Catalog {
     surface_hash: String,
     canonical_keys: BTreeMap<String, ToolId>,
     cli_keys: BTreeMap<String, ToolId>,
+    /// Per tool: [`ToolEntry::is_available`] (the eligibility of a request without filters).
+    available: Vec<bool>,
 }
 
 impl Catalog {
@@ -205,6 +207,7 @@ impl Catalog {
 
         Ok(Catalog {
             products: product_infos,
+            available: tools.iter().map(ToolEntry::is_available).collect(),
             tools,
             source_hash,
             surface_hash,
@@ -219,6 +222,11 @@ impl Catalog {
 
     pub fn tool(&self, tool_id: ToolId) -> &ToolEntry {
         &self.tools[tool_id as usize]
+    }
+
+    /// One flag per tool (by `ToolId`): true if and only if it is available.
+    pub fn availability(&self) -> &[bool] {
+        &self.available
     }
 
     pub fn products(&self) -> &[ProductInfo] {

@@ -3,6 +3,8 @@
 //!
 //! **Invariant:** a retriever only ever sees tools for which [`Filters::check`] is `None`.
 
+use std::borrow::Cow;
+
 use crate::catalog::{Catalog, ToolEntry};
 use crate::wire::Effect;
 
@@ -57,8 +59,15 @@ impl Filters {
         None
     }
 
-    /// One flag per tool (by `ToolId`): true if and only if the tool is eligible.
-    pub fn eligible(&self, catalog: &Catalog) -> Vec<bool> {
+    /// One flag per tool (by `ToolId`): true if and only if the tool is eligible. Without
+    /// filters that is the catalog's availability, borrowed rather than recomputed.
+    pub fn eligible<'a>(&self, catalog: &'a Catalog) -> Cow<'a, [bool]> {
+        if self.product_ids.is_empty()
+            && self.effects.is_empty()
+            && self.exclude_canonical.is_empty()
+        {
+            return Cow::Borrowed(catalog.availability());
+        }
         catalog
             .tools()
             .iter()

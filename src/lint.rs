@@ -355,7 +355,7 @@ pub fn lint(engine: &Engine) -> LintReport {
         catalog
             .tools()
             .iter()
-            .zip(&eligible)
+            .zip(eligible.iter())
             .map(|(t, &available)| {
                 non_blank(get(t))
                     .filter(|_| available)

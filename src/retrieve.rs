@@ -100,6 +100,10 @@ pub struct Bm25Config {
     /// Combine fields BM25F-style (weighted tf summed, saturated once) instead of summing
     /// per-field BM25 scores.
     pub bm25f: bool,
+    /// Skip tools that provably cannot reach the top `limit` (BM25F only; exact: the same
+    /// hits and bits as scoring every tool, see [`FieldedBm25::prune`]). A speed switch, not a
+    /// ranking knob: off only to test that it changes nothing.
+    pub prune: bool,
 }
 
 impl Bm25Config {
@@ -128,6 +132,7 @@ impl Bm25Config {
             "product_boost" => self.product_boost = number()?,
             "single_field" => self.single_field = flag()?,
             "bm25f" => self.bm25f = flag()?,
+            "prune" => self.prune = flag()?,
             "split_identifiers" => self.analyzer.split_identifiers = flag()?,
             "stop_words" => self.analyzer.stop_words = flag()?,
             "stem_plurals" => self.analyzer.stem_plurals = flag()?,
@@ -169,6 +174,7 @@ impl Bm25Config {
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: true,
+        prune: true,
     };
 
     /// DWS's published ranking: Han unigrams + bigrams, no stop words, no stemming.
@@ -188,6 +194,7 @@ impl Bm25Config {
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: false,
+        prune: true,
     };
 
     /// One text blob per tool, jieba words only: the naive baseline.
@@ -207,11 +214,19 @@ impl Bm25Config {
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: false,
+        prune: true,
     };
 }
 
-/// One term's BM25F parts per tool: (tool, per-field `weight · tf / norm`), in `ToolId` order.
-type CombinedPostings = Vec<(ToolId, [f64; N_FIELDS])>;
+/// One term's BM25F parts: per tool (in `ToolId` order) its per-field `weight · tf / norm`;
+/// and, in parallel arrays for [`FieldedBm25::prune`]'s tight loop, the tools and their
+/// saturated pseudo term frequency `ptf · (k1 + 1) / (ptf + k1)`.
+#[derive(Debug, Default)]
+struct CombinedPostings {
+    rows: Vec<(ToolId, [f64; N_FIELDS])>,
+    tools: Vec<ToolId>,
+    saturation: Vec<f64>,
+}
 
 /// Weighted per-field BM25 (k1, b, idf `ln(1 + (N − df + 0.5)/(df + 0.5))`, query-term
 /// weight `ln(1 + qtf)`).
@@ -332,11 +347,30 @@ impl Retriever for FieldedBm25 {
         } else {
             vec![false; self.product_names.len()]
         };
+        let multiplier = |tool: ToolId| {
+            let destructive = self.tool_effects[tool as usize] == Some(Effect::Destructive);
+            let mut multiplier = if penalize_destructive && destructive {
+                self.config.destructive_penalty
+            } else {
+                1.0
+            };
+            if named_products[self.tool_products[tool as usize]] {
+                multiplier *= self.config.product_boost;
+            }
+            multiplier
+        };
         SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
             let scratch = &mut *scratch;
             scratch.reset(self.n_tools);
-            self.score_terms(&weights, has_word_terms, eligible, scratch);
+            self.score_terms(
+                &weights,
+                has_word_terms,
+                eligible,
+                limit,
+                &multiplier,
+                scratch,
+            );
             let mut touched = std::mem::take(&mut scratch.touched);
             touched.sort_unstable();
             let own_idf_total = scratch.own_idf_total;
@@ -346,15 +380,7 @@ impl Retriever for FieldedBm25 {
                     let fields = scratch.scores[tool as usize];
                     let covered = scratch.covered[tool as usize];
                     let sum: f64 = fields.iter().sum();
-                    let destructive = self.tool_effects[tool as usize] == Some(Effect::Destructive);
-                    let mut multiplier = if penalize_destructive && destructive {
-                        self.config.destructive_penalty
-                    } else {
-                        1.0
-                    };
-                    if named_products[self.tool_products[tool as usize]] {
-                        multiplier *= self.config.product_boost;
-                    }
+                    let multiplier = multiplier(tool);
                     let score = sum * multiplier;
                     let coverage = if own_idf_total > 0.0 {
                         covered / own_idf_total
@@ -390,6 +416,10 @@ struct Scratch {
     touched: Vec<ToolId>,
     matched: Vec<ToolId>,
     own_idf_total: f64,
+    /// [`FieldedBm25::prune`]'s one total per tool and the tools it touched (cleared before
+    /// it returns).
+    total: Vec<f64>,
+    total_touched: Vec<ToolId>,
 }
 
 impl Scratch {
@@ -408,13 +438,18 @@ impl Scratch {
         self.own_idf_total = 0.0;
     }
 
-    fn add(&mut self, tool: ToolId, field_idx: usize, value: f64) {
+    /// The field accumulators of `tool`, recording it as touched.
+    fn touch(&mut self, tool: ToolId) -> &mut [f64; N_FIELDS] {
         let slot = tool as usize;
         if !self.seen[slot] {
             self.seen[slot] = true;
             self.touched.push(tool);
         }
-        self.scores[slot][field_idx] += value;
+        &mut self.scores[slot]
+    }
+
+    fn add(&mut self, tool: ToolId, field_idx: usize, value: f64) {
+        self.touch(tool)[field_idx] += value;
     }
 }
 
@@ -426,9 +461,9 @@ impl FieldedBm25 {
     /// The BM25F parts of every tool that has `term` in an indexed field, in `ToolId` order.
     /// Each part is the single posting of its field (`0.0 + weight · tf / norm`), exactly what
     /// summing field by field would give.
-    fn combined_postings(&self, term: u32) -> &[(ToolId, [f64; N_FIELDS])] {
+    fn combined_postings(&self, term: u32) -> &CombinedPostings {
         self.combined[term as usize].get_or_init(|| {
-            let mut rows: Vec<(ToolId, usize, f64)> = Vec::new();
+            let mut parts: Vec<(ToolId, usize, f64)> = Vec::new();
             for (field_idx, index) in self.index.fields.iter().enumerate() {
                 let weight = self.config.weights[field_idx];
                 if weight <= 0.0 {
@@ -436,19 +471,29 @@ impl FieldedBm25 {
                 }
                 for &(tool, tf) in index.postings(term) {
                     let norm = self.norms[field_idx][tool as usize];
-                    rows.push((tool, field_idx, weight * f64::from(tf) / norm));
+                    parts.push((tool, field_idx, weight * f64::from(tf) / norm));
                 }
             }
-            rows.sort_by_key(|&(tool, field_idx, _)| (tool, field_idx));
-            let mut combined: CombinedPostings = Vec::new();
-            for (tool, field_idx, value) in rows {
-                if combined.last().is_none_or(|(last, _)| *last != tool) {
-                    combined.push((tool, [0.0; N_FIELDS]));
+            parts.sort_by_key(|&(tool, field_idx, _)| (tool, field_idx));
+            let mut combined = CombinedPostings::default();
+            for (tool, field_idx, value) in parts {
+                if combined.rows.last().is_none_or(|(last, _)| *last != tool) {
+                    combined.rows.push((tool, [0.0; N_FIELDS]));
                 }
-                if let Some((_, parts)) = combined.last_mut() {
-                    parts[field_idx] += value;
+                if let Some((_, row)) = combined.rows.last_mut() {
+                    row[field_idx] += value;
                 }
             }
+            let k1 = self.config.k1;
+            combined.tools = combined.rows.iter().map(|(tool, _)| *tool).collect();
+            combined.saturation = combined
+                .rows
+                .iter()
+                .map(|(_, row)| {
+                    let pseudo_tf: f64 = row.iter().sum();
+                    pseudo_tf * (k1 + 1.0) / (pseudo_tf + k1)
+                })
+                .collect();
             combined
         })
     }
@@ -459,8 +504,27 @@ impl FieldedBm25 {
         weights: &BTreeMap<String, (f64, bool)>,
         has_word_terms: bool,
         eligible: &[bool],
+        limit: usize,
+        multiplier: &dyn Fn(ToolId) -> f64,
         scratch: &mut Scratch,
     ) {
+        // Character n-grams (`#…`) straddle word boundaries and would drown the signal in
+        // unmatched bigrams; coverage counts the user's words only, unless there are no words.
+        let counts_for_coverage =
+            |term: &str, is_own: bool| is_own && (!term.starts_with('#') || !has_word_terms);
+        if self.config.bm25f {
+            let plans = self.bm25f_plans(weights, &counts_for_coverage);
+            let candidates = if self.config.prune {
+                self.prune(&plans, eligible, limit, multiplier, scratch)
+            } else {
+                None
+            };
+            match candidates {
+                Some(candidates) => score_candidates(&plans, &candidates, self.config.k1, scratch),
+                None => score_all(&plans, eligible, self.config.k1, scratch),
+            }
+            return;
+        }
         let k1 = self.config.k1;
         let n = self.n_tools as f64;
         let is_eligible = |tool: ToolId| eligible.get(tool as usize).copied().unwrap_or(false);
@@ -472,56 +536,30 @@ impl FieldedBm25 {
                 continue;
             };
             scratch.matched.clear();
-            if self.config.bm25f {
-                // BM25F: length-normalised, weighted term frequencies are summed over fields
-                // first and saturated once, with one idf over the union of fields.
-                let combined = self.combined_postings(term_id);
-                if !combined.is_empty() {
-                    let df = combined.len() as f64;
-                    let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-                    term_idf = idf;
-                    for (tool, part) in combined {
-                        if !is_eligible(*tool) {
-                            continue;
-                        }
-                        let pseudo_tf: f64 = part.iter().sum();
-                        let term_score =
-                            query_weight * idf * pseudo_tf * (k1 + 1.0) / (pseudo_tf + k1);
-                        for (field_idx, share) in part.iter().enumerate() {
-                            scratch.add(*tool, field_idx, term_score * share / pseudo_tf);
-                        }
-                        scratch.matched.push(*tool);
-                    }
+            for (field_idx, index) in self.index.fields.iter().enumerate() {
+                let weight = self.config.weights[field_idx];
+                if weight <= 0.0 {
+                    continue;
                 }
-            } else {
-                for (field_idx, index) in self.index.fields.iter().enumerate() {
-                    let weight = self.config.weights[field_idx];
-                    if weight <= 0.0 {
+                let postings = index.postings(term_id);
+                if postings.is_empty() {
+                    continue;
+                }
+                let df = postings.len() as f64;
+                let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+                term_idf = term_idf.min(idf);
+                for &(tool, tf) in postings {
+                    if !is_eligible(tool) {
                         continue;
                     }
-                    let postings = index.postings(term_id);
-                    if postings.is_empty() {
-                        continue;
-                    }
-                    let df = postings.len() as f64;
-                    let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-                    term_idf = term_idf.min(idf);
-                    for &(tool, tf) in postings {
-                        if !is_eligible(tool) {
-                            continue;
-                        }
-                        let tf = f64::from(tf);
-                        let tf_norm =
-                            tf * (k1 + 1.0) / (tf + k1 * self.norms[field_idx][tool as usize]);
-                        scratch.add(tool, field_idx, weight * query_weight * idf * tf_norm);
-                        scratch.matched.push(tool);
-                    }
+                    let tf = f64::from(tf);
+                    let tf_norm =
+                        tf * (k1 + 1.0) / (tf + k1 * self.norms[field_idx][tool as usize]);
+                    scratch.add(tool, field_idx, weight * query_weight * idf * tf_norm);
+                    scratch.matched.push(tool);
                 }
             }
-            // Character n-grams (`#…`) straddle word boundaries and would drown the signal
-            // in unmatched bigrams; coverage counts words only, unless there are no words.
-            let counts_for_coverage = is_own && (!term.starts_with('#') || !has_word_terms);
-            if counts_for_coverage && term_idf.is_finite() {
+            if counts_for_coverage(term, is_own) && term_idf.is_finite() {
                 scratch.own_idf_total += term_idf;
                 scratch.matched.sort_unstable();
                 scratch.matched.dedup();
@@ -532,6 +570,186 @@ impl FieldedBm25 {
             }
         }
     }
+
+    /// The query's terms that occur in an indexed field, in sorted term order, with their
+    /// BM25F idf (one idf over the union of fields) and postings.
+    fn bm25f_plans<'a>(
+        &'a self,
+        weights: &BTreeMap<String, (f64, bool)>,
+        counts_for_coverage: &dyn Fn(&str, bool) -> bool,
+    ) -> Vec<TermPlan<'a>> {
+        let n = self.n_tools as f64;
+        let mut plans = Vec::with_capacity(weights.len());
+        for (term, &(query_weight, is_own)) in weights {
+            let Some(term_id) = self.index.terms.id(term) else {
+                continue;
+            };
+            let combined = self.combined_postings(term_id);
+            if combined.rows.is_empty() {
+                continue;
+            }
+            let df = combined.rows.len() as f64;
+            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            plans.push(TermPlan {
+                query_weight,
+                idf,
+                counts_for_coverage: counts_for_coverage(term, is_own),
+                rows: &combined.rows,
+                postings: combined,
+            });
+        }
+        plans
+    }
+
+    /// The sorted tools that may reach the top `limit`, found with one cheap accumulator per
+    /// tool, or `None` when every touched tool has to be scored anyway.
+    ///
+    /// Each term adds `query_weight · idf · saturation` (its whole BM25F contribution, which
+    /// the exact path splits over fields) to one total per tool. That total equals the exact
+    /// field sum up to float rounding (~1e-15 relative), so with θ the `limit`-th best total
+    /// (times the tool's multiplier), a tool below θ by more than [`BOUND_SLACK`] (relative)
+    /// plus two [`SCORE_ROUNDING`] steps ranks strictly below `limit` others even after
+    /// rounding. The survivors are then scored exactly like every tool would be
+    /// ([`score_candidates`]): same hits, same bits.
+    fn prune(
+        &self,
+        plans: &[TermPlan<'_>],
+        eligible: &[bool],
+        limit: usize,
+        multiplier: &dyn Fn(ToolId) -> f64,
+        scratch: &mut Scratch,
+    ) -> Option<Vec<ToolId>> {
+        if limit == 0 {
+            return None;
+        }
+        if scratch.total.len() != self.n_tools {
+            scratch.total = vec![0.0; self.n_tools];
+        }
+        let total = &mut scratch.total;
+        let seen = &mut scratch.total_touched;
+        for plan in plans {
+            let weight = plan.query_weight * plan.idf;
+            for (&tool, &saturation) in plan.postings.tools.iter().zip(&plan.postings.saturation) {
+                let contribution = weight * saturation;
+                if contribution > 0.0 {
+                    // A total is 0 until its first (positive) contribution: one push per tool.
+                    let slot = &mut total[tool as usize];
+                    if *slot == 0.0 {
+                        seen.push(tool);
+                    }
+                    *slot += contribution;
+                }
+            }
+        }
+        let mut scored: Vec<(f64, ToolId)> = seen
+            .iter()
+            .filter(|&&tool| eligible.get(tool as usize).copied().unwrap_or(false))
+            .map(|&tool| (total[tool as usize] * multiplier(tool), tool))
+            .collect();
+        for &tool in seen.iter() {
+            total[tool as usize] = 0.0;
+        }
+        seen.clear();
+        if scored.len() <= limit {
+            return None;
+        }
+        scored.select_nth_unstable_by(limit - 1, |a, b| b.0.total_cmp(&a.0));
+        let theta = scored[limit - 1].0 * (1.0 - BOUND_SLACK) - 2.0 * SCORE_ROUNDING;
+        let mut candidates: Vec<ToolId> = scored
+            .iter()
+            .filter(|(score, _)| score * (1.0 + BOUND_SLACK) >= theta)
+            .map(|&(_, tool)| tool)
+            .collect();
+        candidates.sort_unstable();
+        Some(candidates)
+    }
+}
+
+/// Relative margin of [`FieldedBm25::prune`]: far above the rounding error of summing a
+/// query's contributions in another order (~1e-15 relative), far below any score gap that
+/// matters (a pruned tool is still far below the cut).
+const BOUND_SLACK: f64 = 1e-9;
+
+/// One query term resolved against the BM25F index.
+struct TermPlan<'a> {
+    query_weight: f64,
+    idf: f64,
+    /// Whether the term's idf counts toward coverage.
+    counts_for_coverage: bool,
+    rows: &'a [(ToolId, [f64; N_FIELDS])],
+    postings: &'a CombinedPostings,
+}
+
+/// A term's BM25F contribution to a tool with pseudo term frequency `pseudo_tf`.
+fn term_score(query_weight: f64, idf: f64, pseudo_tf: f64, k1: f64) -> f64 {
+    query_weight * idf * pseudo_tf * (k1 + 1.0) / (pseudo_tf + k1)
+}
+
+/// Adds one term's contribution to one tool's field accumulators, split over fields by their
+/// share of the pseudo term frequency. The one place BM25F arithmetic happens, for every path.
+fn accumulate(slot: &mut [f64; N_FIELDS], row: &[f64; N_FIELDS], plan: &TermPlan<'_>, k1: f64) {
+    let pseudo_tf: f64 = row.iter().sum();
+    let score = term_score(plan.query_weight, plan.idf, pseudo_tf, k1);
+    for (field_idx, share) in row.iter().enumerate() {
+        // A field without the term would add exactly +0.0: skipped, same bits.
+        if *share != 0.0 {
+            slot[field_idx] += score * share / pseudo_tf;
+        }
+    }
+}
+
+/// Scores every eligible tool of every term, terms in sorted order.
+fn score_all(plans: &[TermPlan<'_>], eligible: &[bool], k1: f64, scratch: &mut Scratch) {
+    for plan in plans {
+        for (tool, row) in plan.rows {
+            if !eligible.get(*tool as usize).copied().unwrap_or(false) {
+                continue;
+            }
+            accumulate(scratch.touch(*tool), row, plan, k1);
+            if plan.counts_for_coverage {
+                scratch.covered[*tool as usize] += plan.idf;
+            }
+        }
+        if plan.counts_for_coverage {
+            scratch.own_idf_total += plan.idf;
+        }
+    }
+}
+
+/// Scores only `candidates` (sorted, eligible), with exactly the operations, in exactly the
+/// order, that [`score_all`] applies to them.
+fn score_candidates(plans: &[TermPlan<'_>], candidates: &[ToolId], k1: f64, scratch: &mut Scratch) {
+    for plan in plans {
+        let tools = &plan.postings.tools;
+        let mut pos = 0;
+        for &tool in candidates {
+            pos += gallop(&tools[pos..], tool);
+            let (Some(&found), Some((_, row))) = (tools.get(pos), plan.rows.get(pos)) else {
+                break;
+            };
+            if found == tool {
+                accumulate(scratch.touch(tool), row, plan, k1);
+                if plan.counts_for_coverage {
+                    scratch.covered[tool as usize] += plan.idf;
+                }
+            }
+        }
+        if plan.counts_for_coverage {
+            scratch.own_idf_total += plan.idf;
+        }
+    }
+}
+
+/// The number of leading entries of sorted `tools` below `tool` (exponential, then binary
+/// search).
+fn gallop(tools: &[ToolId], tool: ToolId) -> usize {
+    let mut bound = 1;
+    while bound < tools.len() && tools[bound] < tool {
+        bound *= 2;
+    }
+    let start = bound / 2;
+    let end = tools.len().min(bound + 1);
+    start + tools[start..end].partition_point(|&t| t < tool)
 }
 
 /// Sorts by score (rounded to [`SCORE_ROUNDING`]) descending, then `ToolId` ascending.

@@ -9,7 +9,7 @@
 //! exact identity whose tool is filtered out yields `exact_filtered` with the right reason;
 //! adding an `exclude_canonical` never brings in a candidate that the request without it
 //! would not have ranked; the same request gives the same bytes twice, and from a second,
-//! independently built engine.
+//! independently built engine; candidate pruning never changes a byte.
 //!
 //! 256 cases per property keep the suite fast; `PROPTEST_CASES=10000 cargo test --test
 //! properties` runs a longer campaign.
@@ -41,6 +41,26 @@ fn second_engine() -> &'static Engine {
         let catalog = toolsearch::cli::load_catalog(None).expect("embedded catalog loads");
         Engine::new(catalog, "fielded_bm25").expect("default retriever")
     })
+}
+
+/// The default retriever with candidate pruning switched off: every eligible tool scored.
+fn unpruned_engine() -> &'static Engine {
+    static ENGINE: OnceLock<Engine> = OnceLock::new();
+    ENGINE.get_or_init(|| {
+        let catalog = toolsearch::cli::load_catalog(None).expect("embedded catalog loads");
+        Engine::with_params(catalog, "fielded_bm25", &[("prune".into(), "false".into())])
+            .expect("default retriever")
+    })
+}
+
+/// The explained answers of the pruned and the unpruned engine (or both errors' reasons).
+fn explained_both(request: &Value) -> (String, String) {
+    let bytes = request.to_string();
+    let run = |engine: &Engine| match engine.search_bytes(bytes.as_bytes(), true) {
+        Ok(line) => line,
+        Err(error) => format!("error {}", error.reason.as_str()),
+    };
+    (run(engine()), run(unpruned_engine()))
 }
 
 fn catalog() -> &'static Catalog {
@@ -642,6 +662,24 @@ proptest! {
             }
         }
     }
+
+    /// Candidate pruning is exact: with and without it, the same bytes (scores, fields and
+    /// coverage included), for any query, limits and filters.
+    #[test]
+    fn pruning_changes_nothing(
+        query in text(),
+        limit in 0i64..=20,
+        candidate_limit in 0i64..=100,
+        products in prop::collection::vec(prop::sample::select(product_ids()), 0..2),
+        effects in prop::collection::vec(prop::sample::select(vec!["read", "write", "destructive"]), 0..2),
+        subqueries in prop::collection::vec(text(), 0..3),
+    ) {
+        let request = json!({"version":"tool-search.v1","query":query,"limit":limit,
+            "candidate_limit":candidate_limit,"product_ids":products,"effects":effects,
+            "subqueries":subqueries});
+        let (pruned, unpruned) = explained_both(&request);
+        prop_assert_eq!(pruned, unpruned);
+    }
 }
 
 #[test]
@@ -678,4 +716,33 @@ fn the_oracle_agrees_with_known_cases() {
             .expect_err("refused");
         assert_eq!(error.reason.as_str(), reason);
     }
+}
+
+/// Pruning is exact on real queries too: every judged query of qrels/, at several candidate
+/// limits, answers the same bytes with and without it.
+#[test]
+fn pruning_changes_nothing_on_judged_queries() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut compared = 0;
+    for file in ["qrels/dev.json", "qrels/test.json"] {
+        let qrels: Value =
+            serde_json::from_str(&std::fs::read_to_string(root.join(file)).expect("qrels file"))
+                .expect("qrels JSON");
+        for case in qrels["cases"].as_array().expect("cases") {
+            let query: String = case["query"]
+                .as_str()
+                .expect("query")
+                .chars()
+                .take(256)
+                .collect();
+            for candidate_limit in [1, 5, 20, 100] {
+                let request = json!({"version":"tool-search.v1","query":query,"limit":20,
+                    "candidate_limit":candidate_limit});
+                let (pruned, unpruned) = explained_both(&request);
+                assert_eq!(pruned, unpruned, "{request}");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared >= 1_000, "only {compared} requests compared");
 }
