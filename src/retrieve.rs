@@ -11,8 +11,6 @@
 //! - Float sums are accumulated in a fixed order (terms sorted, fields in [`Field::ALL`]
 //!   order, postings in `ToolId` order), so the same request gives the same bits.
 
-use std::collections::BTreeMap;
-
 use crate::catalog::{Catalog, ToolId};
 use crate::index::Index;
 use crate::limits::SCORE_ROUNDING;
@@ -310,31 +308,46 @@ impl Retriever for FieldedBm25 {
     }
 
     fn search(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit> {
-        // Query terms and their weights: the user's own terms weigh ln(1 + qtf); lexicon
-        // expansions weigh `expansion_weight` times that and never replace an own term.
-        let mut own: BTreeMap<String, u32> = BTreeMap::new();
-        for term in self.analyzer.terms(query) {
-            *own.entry(term).or_default() += 1;
-        }
+        // Query terms (by id; ids follow sorted term order) and their weights: the user's own
+        // terms weigh ln(1 + qtf); lexicon expansions weigh `expansion_weight` times that and
+        // never replace an own term. Terms the catalog never uses cannot score and are dropped
+        // here, but a query of only such words still has word terms (see coverage).
+        let terms = &self.index.terms;
+        let mut has_word_terms = false;
+        let mut own: Vec<u32> = Vec::new();
+        self.analyzer.each_term(query, &mut |term| {
+            has_word_terms |= !term.starts_with('#');
+            own.extend(terms.id(term));
+        });
         let prepared = PreparedQuery::new(query);
-        let mut weights: BTreeMap<String, (f64, bool)> = own
-            .iter()
-            .map(|(term, qtf)| (term.clone(), ((1.0 + f64::from(*qtf)).ln(), true)))
+        let mut weights: Vec<QueryTerm> = counted(&mut own)
+            .map(|(term, qtf)| QueryTerm {
+                term,
+                weight: (1.0 + f64::from(qtf)).ln(),
+                is_own: true,
+            })
             .collect();
         if self.config.expansion_weight > 0.0 {
-            let lexicon = Lexicon::builtin();
-            let mut expanded: BTreeMap<String, u32> = BTreeMap::new();
-            for term in self.analyzer.terms(&lexicon.expand(&prepared)) {
-                *expanded.entry(term).or_default() += 1;
+            let mut expanded: Vec<u32> = Vec::new();
+            self.analyzer
+                .each_term(&Lexicon::builtin().expand(&prepared), &mut |term| {
+                    expanded.extend(terms.id(term));
+                });
+            let own_count = weights.len();
+            for (term, qtf) in counted(&mut expanded) {
+                if weights[..own_count]
+                    .binary_search_by_key(&term, |q| q.term)
+                    .is_err()
+                {
+                    weights.push(QueryTerm {
+                        term,
+                        weight: (1.0 + f64::from(qtf)).ln() * self.config.expansion_weight,
+                        is_own: false,
+                    });
+                }
             }
-            for (term, qtf) in expanded {
-                weights.entry(term).or_insert((
-                    (1.0 + f64::from(qtf)).ln() * self.config.expansion_weight,
-                    false,
-                ));
-            }
+            weights.sort_unstable_by_key(|q| q.term);
         }
-        let has_word_terms = own.keys().any(|t| !t.starts_with('#'));
         let penalize_destructive = self.config.destructive_penalty != 1.0
             && !Lexicon::builtin().has_destructive_intent(&prepared);
 
@@ -501,7 +514,7 @@ impl FieldedBm25 {
     /// Accumulates every query term's contribution into `scratch`, terms in sorted order.
     fn score_terms(
         &self,
-        weights: &BTreeMap<String, (f64, bool)>,
+        weights: &[QueryTerm],
         has_word_terms: bool,
         eligible: &[bool],
         limit: usize,
@@ -510,8 +523,9 @@ impl FieldedBm25 {
     ) {
         // Character n-grams (`#…`) straddle word boundaries and would drown the signal in
         // unmatched bigrams; coverage counts the user's words only, unless there are no words.
-        let counts_for_coverage =
-            |term: &str, is_own: bool| is_own && (!term.starts_with('#') || !has_word_terms);
+        let counts_for_coverage = |term: &QueryTerm| {
+            term.is_own && (!self.index.terms.term(term.term).starts_with('#') || !has_word_terms)
+        };
         if self.config.bm25f {
             let plans = self.bm25f_plans(weights, &counts_for_coverage);
             let candidates = if self.config.prune {
@@ -528,13 +542,10 @@ impl FieldedBm25 {
         let k1 = self.config.k1;
         let n = self.n_tools as f64;
         let is_eligible = |tool: ToolId| eligible.get(tool as usize).copied().unwrap_or(false);
-        for (term, &(query_weight, is_own)) in weights {
-            // Coverage: a term's idf is its best (rarest) field's idf; terms the catalog never
-            // uses carry no information about which tool fits and are left out.
+        for term in weights {
+            // Coverage: a term's idf is its best (rarest) field's idf.
+            let (term_id, query_weight) = (term.term, term.weight);
             let mut term_idf: f64 = f64::INFINITY;
-            let Some(term_id) = self.index.terms.id(term) else {
-                continue;
-            };
             scratch.matched.clear();
             for (field_idx, index) in self.index.fields.iter().enumerate() {
                 let weight = self.config.weights[field_idx];
@@ -559,7 +570,7 @@ impl FieldedBm25 {
                     scratch.matched.push(tool);
                 }
             }
-            if counts_for_coverage(term, is_own) && term_idf.is_finite() {
+            if counts_for_coverage(term) && term_idf.is_finite() {
                 scratch.own_idf_total += term_idf;
                 scratch.matched.sort_unstable();
                 scratch.matched.dedup();
@@ -575,25 +586,22 @@ impl FieldedBm25 {
     /// BM25F idf (one idf over the union of fields) and postings.
     fn bm25f_plans<'a>(
         &'a self,
-        weights: &BTreeMap<String, (f64, bool)>,
-        counts_for_coverage: &dyn Fn(&str, bool) -> bool,
+        weights: &[QueryTerm],
+        counts_for_coverage: &dyn Fn(&QueryTerm) -> bool,
     ) -> Vec<TermPlan<'a>> {
         let n = self.n_tools as f64;
         let mut plans = Vec::with_capacity(weights.len());
-        for (term, &(query_weight, is_own)) in weights {
-            let Some(term_id) = self.index.terms.id(term) else {
-                continue;
-            };
-            let combined = self.combined_postings(term_id);
+        for term in weights {
+            let combined = self.combined_postings(term.term);
             if combined.rows.is_empty() {
                 continue;
             }
             let df = combined.rows.len() as f64;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
             plans.push(TermPlan {
-                query_weight,
+                query_weight: term.weight,
                 idf,
-                counts_for_coverage: counts_for_coverage(term, is_own),
+                counts_for_coverage: counts_for_coverage(term),
                 rows: &combined.rows,
                 postings: combined,
             });
@@ -669,6 +677,21 @@ impl FieldedBm25 {
 /// query's contributions in another order (~1e-15 relative), far below any score gap that
 /// matters (a pruned tool is still far below the cut).
 const BOUND_SLACK: f64 = 1e-9;
+
+/// A query term the catalog uses, with its query-side weight.
+struct QueryTerm {
+    term: u32,
+    weight: f64,
+    /// The user's own term (not a lexicon expansion).
+    is_own: bool,
+}
+
+/// Sorts `ids` and yields each distinct id with its count.
+fn counted(ids: &mut [u32]) -> impl Iterator<Item = (u32, u32)> + '_ {
+    ids.sort_unstable();
+    ids.chunk_by(|a, b| a == b)
+        .map(|run| (run[0], run.len() as u32))
+}
 
 /// One query term resolved against the BM25F index.
 struct TermPlan<'a> {
