@@ -16,7 +16,9 @@
 
 mod han;
 
-use unicode_normalization::UnicodeNormalization;
+use std::borrow::Cow;
+
+use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
 
 /// How Han runs become terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,12 +67,12 @@ impl Analyzer {
     /// passed to `emit` is only valid for the call, so callers that keep terms copy them once.
     pub fn each_term(&self, text: &str, emit: &mut dyn FnMut(&str)) {
         let normalized = normalize(text);
-        for run in segment(&normalized) {
-            match run {
-                Run::Han(han) => self.han_terms(han, emit),
-                Run::Word(word) => self.word_terms(word, emit),
-            }
-        }
+        // One buffer for every lower-cased, stemmed or n-gram term of the text.
+        let mut term = String::new();
+        each_run(&normalized, |run| match run {
+            Run::Han(han) => self.han_terms(han, &mut term, emit),
+            Run::Word(word) => self.word_terms(word, &mut term, emit),
+        });
     }
 
     /// The terms of `text` (with repetitions, in text order).
@@ -80,7 +82,7 @@ impl Analyzer {
         out
     }
 
-    fn han_terms(&self, han: &str, emit: &mut dyn FnMut(&str)) {
+    fn han_terms(&self, han: &str, gram: &mut String, emit: &mut dyn FnMut(&str)) {
         let stop = self.config.stop_words;
         if matches!(self.config.han, HanMode::Words | HanMode::WordsAndNgrams) {
             han::cut_for_search(han, &mut |word| {
@@ -91,42 +93,46 @@ impl Analyzer {
         }
         if matches!(self.config.han, HanMode::Ngrams | HanMode::WordsAndNgrams) {
             // N-gram terms carry a `#` so they never merge with a dictionary word.
-            let mut gram = String::with_capacity(9);
             let mut chars = han.chars().peekable();
             while let Some(ch) = chars.next() {
                 if !(stop && HAN_STOP_CHARS.contains(&ch)) {
                     gram.clear();
                     gram.push('#');
                     gram.push(ch);
-                    emit(&gram);
+                    emit(gram);
                 }
                 if let Some(&next) = chars.peek() {
                     gram.clear();
                     gram.push('#');
                     gram.push(ch);
                     gram.push(next);
-                    emit(&gram);
+                    emit(gram);
                 }
             }
         }
     }
 
-    fn word_terms(&self, word: &str, emit: &mut dyn FnMut(&str)) {
-        let whole = word.to_lowercase();
-        let pieces = if self.config.split_identifiers {
+    fn word_terms(&self, word: &str, term: &mut String, emit: &mut dyn FnMut(&str)) {
+        // Without a connector or an upper-case letter a word is its only piece.
+        let pieces = if self.config.split_identifiers
+            && word.chars().any(|c| is_connector(c) || c.is_uppercase())
+        {
             identifier_pieces(word)
         } else {
             Vec::new()
         };
         let compound = pieces.len() > 1;
-        if compound || !self.is_stop(&whole) {
-            emit(&self.stem(whole));
+        lower_into(word, term);
+        if compound || !self.is_stop(term) {
+            self.stem(term);
+            emit(term);
         }
         if compound {
             for piece in pieces {
-                let piece = piece.to_lowercase();
-                if !self.is_stop(&piece) {
-                    emit(&self.stem(piece));
+                lower_into(piece, term);
+                if !self.is_stop(term) {
+                    self.stem(term);
+                    emit(term);
                 }
             }
         }
@@ -136,11 +142,9 @@ impl Analyzer {
         self.config.stop_words && ENGLISH_STOP_WORDS.binary_search(&word).is_ok()
     }
 
-    fn stem(&self, word: String) -> String {
+    fn stem(&self, word: &mut String) {
         if self.config.stem_plurals {
-            stem_plural(word)
-        } else {
-            word
+            stem_plural_in_place(word);
         }
     }
 }
@@ -151,9 +155,25 @@ pub fn cut_han_for_search<'a>(text: &'a str, emit: &mut dyn FnMut(&'a str)) {
 }
 
 /// NFKC, the only normalization before segmentation (case is folded per piece later,
-/// after camelCase boundaries have been seen).
-pub fn normalize(text: &str) -> String {
-    text.nfkc().collect()
+/// after camelCase boundaries have been seen). Text the quick check proves normalized (ASCII,
+/// most Han text) comes back borrowed: NFKC would return it unchanged.
+pub fn normalize(text: &str) -> Cow<'_, str> {
+    if is_nfkc_quick(text.chars()) == IsNormalized::Yes {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(text.nfkc().collect())
+    }
+}
+
+/// `word.to_lowercase()`, into `out`.
+fn lower_into(word: &str, out: &mut String) {
+    out.clear();
+    if word.is_ascii() {
+        out.push_str(word);
+        out.make_ascii_lowercase();
+    } else {
+        out.push_str(&word.to_lowercase());
+    }
 }
 
 /// Returns true if and only if `ch` is a Han ideograph (CJK unified, extension A, compatibility).
@@ -176,44 +196,39 @@ enum Run<'a> {
     Word(&'a str),
 }
 
-/// Splits normalized text into Han runs and word runs; everything else separates.
-/// A connector belongs to a word run only between two word characters.
-fn segment(text: &str) -> Vec<Run<'_>> {
-    let mut runs = Vec::new();
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let mut idx = 0;
-    while idx < chars.len() {
-        let (start, ch) = chars[idx];
+/// Splits normalized text into Han runs and word runs, in text order; everything else
+/// separates. A connector belongs to a word run only between two word characters.
+fn each_run<'t>(text: &'t str, mut f: impl FnMut(Run<'t>)) {
+    let mut chars = text.char_indices().peekable();
+    while let Some((start, ch)) = chars.next() {
+        let mut end = start + ch.len_utf8();
         if is_han(ch) {
-            let mut end = idx + 1;
-            while end < chars.len() && is_han(chars[end].1) {
-                end += 1;
+            while let Some((idx, c)) = chars.next_if(|&(_, c)| is_han(c)) {
+                end = idx + c.len_utf8();
             }
-            runs.push(Run::Han(&text[start..byte_at(&chars, end, text)]));
-            idx = end;
+            f(Run::Han(&text[start..end]));
         } else if is_word_char(ch) {
-            let mut end = idx + 1;
-            while end < chars.len() {
-                let c = chars[end].1;
+            while let Some(&(idx, c)) = chars.peek() {
                 if is_word_char(c) {
-                    end += 1;
-                } else if is_connector(c) && chars.get(end + 1).is_some_and(|n| is_word_char(n.1)) {
-                    end += 2;
+                    end = idx + c.len_utf8();
+                    chars.next();
+                } else if is_connector(c) {
+                    let after = idx + c.len_utf8();
+                    match text[after..].chars().next() {
+                        Some(next) if is_word_char(next) => {
+                            end = after + next.len_utf8();
+                            chars.next();
+                            chars.next();
+                        }
+                        _ => break,
+                    }
                 } else {
                     break;
                 }
             }
-            runs.push(Run::Word(&text[start..byte_at(&chars, end, text)]));
-            idx = end;
-        } else {
-            idx += 1;
+            f(Run::Word(&text[start..end]));
         }
     }
-    runs
-}
-
-fn byte_at(chars: &[(usize, char)], idx: usize, text: &str) -> usize {
-    chars.get(idx).map_or(text.len(), |c| c.0)
 }
 
 /// The pieces of an identifier: split on connectors, then at camelCase boundaries
@@ -244,25 +259,32 @@ fn identifier_pieces(word: &str) -> Vec<&str> {
 }
 
 /// Harman's S-stemmer: `-ies` → `-y`, `-es` → `-e` (not after a/e/o), `-s` → `` (not after u/s).
-fn stem_plural(word: String) -> String {
-    let len = word.len();
-    if len <= 3 || !word.is_ascii() || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
-        return word;
-    }
-    if let Some(stem) = word.strip_suffix("ies") {
-        if !stem.ends_with(['e', 'a']) {
-            return format!("{stem}y");
-        }
-    }
-    if let Some(stem) = word.strip_suffix("es") {
-        if !stem.ends_with(['a', 'e', 'o']) {
-            return format!("{stem}e");
-        }
-    }
-    if word.ends_with('s') && !word.ends_with("us") && !word.ends_with("ss") {
-        return word[..len - 1].to_string();
-    }
+fn stem_plural(mut word: String) -> String {
+    stem_plural_in_place(&mut word);
     word
+}
+
+/// [`stem_plural`] in place.
+fn stem_plural_in_place(word: &mut String) {
+    let len = word.len();
+    if len <= 3 || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return;
+    }
+    if word
+        .strip_suffix("ies")
+        .is_some_and(|stem| !stem.ends_with(['e', 'a']))
+    {
+        word.truncate(len - 3);
+        word.push('y');
+    } else if word
+        .strip_suffix("es")
+        .is_some_and(|stem| !stem.ends_with(['a', 'e', 'o']))
+    {
+        // `{stem}e`: the word without its final `s`.
+        word.truncate(len - 1);
+    } else if word.ends_with('s') && !word.ends_with("us") && !word.ends_with("ss") {
+        word.truncate(len - 1);
+    }
 }
 
 /// The query-expansion lexicon compiled into the binary (docs/adr/0004).
