@@ -3,7 +3,8 @@
 //!
 //! **Invariants**
 //! - Built in one place ([`Index::build`]) from the immutable catalog; the same catalog and
-//!   analyzer give the same index, term ids and all (terms are numbered in sorted order).
+//!   analyzer give the same index, term ids and all (terms are numbered in sorted order), on
+//!   one thread or on two (chunks of consecutive tools are merged in tool order).
 //! - Postings of a term list tools in `ToolId` order, so scoring sums in a fixed order.
 //! - [`Index::encode`] / [`Index::decode`] round-trip exactly (the prepared snapshot of the
 //!   embedded catalog is an encoded index, see `prepared`).
@@ -155,7 +156,7 @@ impl Index {
         let n_chunks = if n_tools < PARALLEL_MIN_TOOLS {
             1
         } else {
-            std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_CHUNKS))
+            PARALLEL_CHUNKS
         };
         let chunk_len = n_tools.div_ceil(n_chunks).max(1);
         let analyse = |first: usize, chunk: &[ToolEntry]| {
@@ -344,8 +345,9 @@ impl Index {
 
 /// Below this many tools the index is built on the calling thread alone.
 const PARALLEL_MIN_TOOLS: usize = 2_000;
-/// At most this many chunks (threads) analyse tools at once.
-const MAX_CHUNKS: usize = 8;
+/// From [`PARALLEL_MIN_TOOLS`] on, the tools are analysed in this many chunks, one thread
+/// each (a fixed number: nothing here reads the machine).
+const PARALLEL_CHUNKS: usize = 2;
 
 /// The analysis of consecutive tools: terms numbered in order of first use, and per field the
 /// postings rows and lengths of its tools, in tool order.

@@ -86,7 +86,7 @@ impl Analyzer {
         let stop = self.config.stop_words;
         if matches!(self.config.han, HanMode::Words | HanMode::WordsAndNgrams) {
             han::cut_for_search(han, &mut |word| {
-                if !(stop && HAN_STOP_WORDS.contains(&word)) {
+                if !(stop && is_listed(&HAN_STOP_KEYS, word)) {
                     emit(word);
                 }
             });
@@ -139,7 +139,7 @@ impl Analyzer {
     }
 
     fn is_stop(&self, word: &str) -> bool {
-        self.config.stop_words && ENGLISH_STOP_WORDS.binary_search(&word).is_ok()
+        self.config.stop_words && is_listed(&ENGLISH_STOP_KEYS, word)
     }
 
     fn stem(&self, word: &mut String) {
@@ -518,6 +518,54 @@ const ENGLISH_STOP_WORDS: &[&str] = &[
     "when", "which", "who", "will", "with", "would", "you", "your",
 ];
 
+/// A text of at most 7 bytes as one integer: its bytes big-endian, zero-padded, then its
+/// length in the low byte. Distinct texts get distinct keys, and (texts without NUL bytes) in
+/// the same order; longer texts get `None`.
+const fn short_key(text: &str) -> Option<u64> {
+    let bytes = text.as_bytes();
+    if bytes.len() > 7 {
+        return None;
+    }
+    let mut key = 0u64;
+    let mut idx = 0;
+    while idx < 7 {
+        let byte = if idx < bytes.len() { bytes[idx] } else { 0 };
+        key = key << 8 | byte as u64;
+        idx += 1;
+    }
+    Some(key << 8 | bytes.len() as u64)
+}
+
+/// The keys of a word list (each word at most 7 bytes), in list order.
+const fn short_keys<const N: usize>(words: &[&str]) -> [u64; N] {
+    let mut keys = [0u64; N];
+    let mut idx = 0;
+    while idx < N {
+        keys[idx] = match short_key(words[idx]) {
+            Some(key) => key,
+            None => panic!("a stop word longer than 7 bytes"),
+        };
+        idx += 1;
+    }
+    keys
+}
+
+/// Returns true if and only if `word` is in the sorted key list `keys` (integer compares: the
+/// stop-word tests run once per term).
+fn is_listed(keys: &[u64], word: &str) -> bool {
+    short_key(word).is_some_and(|key| keys.binary_search(&key).is_ok())
+}
+
+/// [`ENGLISH_STOP_WORDS`] as [`short_key`]s (sorted, as the words are).
+const ENGLISH_STOP_KEYS: [u64; ENGLISH_STOP_WORDS.len()] = short_keys(ENGLISH_STOP_WORDS);
+
+/// [`HAN_STOP_WORDS`] as sorted [`short_key`]s.
+static HAN_STOP_KEYS: std::sync::LazyLock<Vec<u64>> = std::sync::LazyLock::new(|| {
+    let mut keys = short_keys::<{ HAN_STOP_WORDS.len() }>(HAN_STOP_WORDS).to_vec();
+    keys.sort_unstable();
+    keys
+});
+
 /// Chinese function words dropped from dictionary segmentation.
 const HAN_STOP_WORDS: &[&str] = &[
     "的", "了", "吗", "呢", "吧", "啊", "我", "你", "他", "她", "们", "我们", "帮", "帮我", "请",
@@ -581,6 +629,37 @@ mod tests {
             "send message group",
         );
         check(NGRAMS_ONLY, "the_status", "the_status status");
+    }
+
+    /// The stop-word keys answer exactly as the word lists.
+    #[test]
+    fn invariant_stop_keys_equal_the_lists() {
+        assert!(ENGLISH_STOP_KEYS.windows(2).all(|w| w[0] < w[1]));
+        let mut probes: Vec<String> = ENGLISH_STOP_WORDS
+            .iter()
+            .chain(HAN_STOP_WORDS)
+            .flat_map(|w| {
+                [
+                    w.to_string(),
+                    format!("{w}s"),
+                    format!("{w}\0"),
+                    w.chars().skip(1).collect(),
+                ]
+            })
+            .collect();
+        probes.extend(["", "\0", "abcdefg", "abcdefgh", "一下子", "我们的"].map(String::from));
+        for probe in &probes {
+            assert_eq!(
+                is_listed(&ENGLISH_STOP_KEYS, probe),
+                ENGLISH_STOP_WORDS.contains(&probe.as_str()),
+                "{probe:?}"
+            );
+            assert_eq!(
+                is_listed(&HAN_STOP_KEYS, probe),
+                HAN_STOP_WORDS.contains(&probe.as_str()),
+                "{probe:?}"
+            );
+        }
     }
 
     #[test]
