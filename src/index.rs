@@ -149,15 +149,26 @@ impl Index {
         weights: &[f64; N_FIELDS],
         single_field: bool,
     ) -> Index {
-        let tools = catalog.tools();
-        let n_tools = tools.len();
-        // Analysis, the bulk of the work, runs on consecutive chunks of tools in parallel; the
-        // chunks are merged in tool order, so the index is the same for any number of chunks.
-        let n_chunks = if n_tools < PARALLEL_MIN_TOOLS {
+        let n_chunks = if catalog.tools().len() < PARALLEL_MIN_TOOLS {
             1
         } else {
             PARALLEL_CHUNKS
         };
+        Index::build_in_chunks(catalog, analyzer, weights, single_field, n_chunks)
+    }
+
+    /// [`Index::build`] with the tools analysed in `n_chunks` chunks, one thread each.
+    fn build_in_chunks(
+        catalog: &Catalog,
+        analyzer: &Analyzer,
+        weights: &[f64; N_FIELDS],
+        single_field: bool,
+        n_chunks: usize,
+    ) -> Index {
+        let tools = catalog.tools();
+        let n_tools = tools.len();
+        // Analysis, the bulk of the work, runs on consecutive chunks of tools in parallel; the
+        // chunks are merged in tool order, so the index is the same for any number of chunks.
         let chunk_len = n_tools.div_ceil(n_chunks).max(1);
         let analyse = |first: usize, chunk: &[ToolEntry]| {
             analyse_chunk(first, chunk, analyzer, weights, single_field)
@@ -578,6 +589,63 @@ fn schema_texts<'a>(schema: &'a serde_json::Value, depth: usize, out: &mut Vec<&
         if let Some(children) = object.get(key).and_then(|v| v.as_array()) {
             for child in children {
                 schema_texts(child, depth + 1, out);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::SourceFile;
+    use crate::text::AnalyzerConfig;
+
+    /// The index is the same, byte for byte, however many chunks analysed the tools.
+    #[test]
+    fn invariant_index_does_not_depend_on_chunks() {
+        let words = [
+            "发送",
+            "消息",
+            "send",
+            "Message",
+            "群聊",
+            "getWeather",
+            "审批",
+            "ｆｕｌｌ",
+        ];
+        let tools: Vec<String> = (0..300)
+            .map(|t| {
+                let text: Vec<&str> = (0..6).map(|k| words[(t * 7 + k * k) % words.len()]).collect();
+                format!(
+                    r#"{{"canonical_path":"p.t{t}","name":"t{t}","title":"{}","description":"{} {t}","use_when":["{}"]}}"#,
+                    text[..3].join(""),
+                    text.join(" "),
+                    text[2..].join("，")
+                )
+            })
+            .collect();
+        let text = format!(
+            r#"{{"version":"catalog.v1","products":[{{"id":"p","tools":[{}]}}]}}"#,
+            tools.join(",")
+        );
+        let catalog = Catalog::build(&[SourceFile {
+            name: "t.json".into(),
+            text,
+        }])
+        .unwrap();
+        let analyzer = Analyzer::new(AnalyzerConfig::DEFAULT);
+        for single_field in [false, true] {
+            let weights = [1.0, 0.5, 0.0, 0.3, 0.2];
+            let mut one = Vec::new();
+            Index::build_in_chunks(&catalog, &analyzer, &weights, single_field, 1).encode(&mut one);
+            for n_chunks in [2, 3, 7, 300, 1000] {
+                let mut many = Vec::new();
+                Index::build_in_chunks(&catalog, &analyzer, &weights, single_field, n_chunks)
+                    .encode(&mut many);
+                assert!(
+                    one == many,
+                    "{n_chunks} chunks, single_field {single_field}"
+                );
             }
         }
     }
