@@ -1,4 +1,5 @@
 //! Embeds the repository's `catalog/*.json` into the binary (sorted by file name).
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -47,7 +48,7 @@ fn main() {
 /// A word listed twice keeps its last frequency, and the total is the sum over distinct words:
 /// the loading rules of jieba, whose segmentation `text::han` reproduces.
 fn han_dictionary(manifest: &std::path::Path, out_dir: &std::path::Path) {
-    let mut words: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
+    let mut words: BTreeMap<String, u64> = BTreeMap::new();
     for file in ["src/text/han_words.txt", "src/text/domain_words.txt"] {
         let path = manifest.join(file);
         println!("cargo:rerun-if-changed={}", path.display());
@@ -81,7 +82,11 @@ fn han_dictionary(manifest: &std::path::Path, out_dir: &std::path::Path) {
     )
     .expect("write");
     writeln!(code, "pub static WORD_TEXT: &str = {text:?};").expect("write");
-    writeln!(code, "/// Start of each word in `WORD_TEXT`, plus the end.").expect("write");
+    writeln!(
+        code,
+        "/// Start of each word in `WORD_TEXT`, plus the end (tests list the words with it).\n#[cfg(test)]"
+    )
+    .expect("write");
     writeln!(
         code,
         "pub static WORD_OFFSETS: [u32; {}] = [",
@@ -98,30 +103,48 @@ fn han_dictionary(manifest: &std::path::Path, out_dir: &std::path::Path) {
         writeln!(code, "    {freq},").expect("write");
     }
     code.push_str("];\n");
-    // Where the words of each first character start and end in `WORDS`.
-    let mut first: Vec<(char, usize, usize)> = Vec::new();
+    // Every word and every proper prefix of a word (at character boundaries) in an
+    // open-addressing table keyed by `han_key_hash` (FNV-1a), so the DAG extends a prefix by
+    // one character with one hash step and (mostly) one probe, as jieba's prefix dictionary does.
+    let mut keys: BTreeMap<&str, u32> = BTreeMap::new();
     for (idx, word) in words.keys().enumerate() {
-        let ch = word.chars().next().expect("non-empty word");
-        match first.last_mut() {
-            Some(last) if last.0 == ch => last.2 = idx + 1,
-            _ => first.push((ch, idx, idx + 1)),
+        for (end, _) in word.char_indices().skip(1) {
+            keys.entry(&word[..end]).or_insert(0);
         }
+        keys.insert(word, idx as u32 + 1);
     }
+    let sorted: Vec<&str> = words.keys().map(String::as_str).collect();
+    let slots = (keys.len() * 2).next_power_of_two();
+    let mut table = vec![0u64; slots];
+    for (key, word) in &keys {
+        // A key's text is a prefix of some word: its first word in sorted order.
+        let first = sorted.partition_point(|w| w < key);
+        assert!(sorted[first].starts_with(key));
+        let start = offsets[first] as u64;
+        let meta = (key.len() as u64) << 24 | u64::from(*word);
+        let mut slot = han_key_hash(key.as_bytes()) as usize & (slots - 1);
+        while table[slot] != 0 {
+            slot = (slot + 1) & (slots - 1);
+        }
+        table[slot] = start | meta << 32;
+    }
+    let mut blob = Vec::with_capacity(slots * 8);
+    for entry in &table {
+        blob.extend_from_slice(&entry.to_le_bytes());
+    }
+    std::fs::write(out_dir.join("han_keys.bin"), blob).expect("write han_keys.bin");
     writeln!(
         code,
-        "/// (first character, start, end) of the words starting with it, sorted."
+        "/// Words and word prefixes, {slots} slots of 8 little-endian bytes (see `build.rs`)."
     )
     .expect("write");
     writeln!(
         code,
-        "pub static FIRST: [(char, u32, u32); {}] = [",
-        first.len()
+        "pub static KEYS: &[u8] = include_bytes!(concat!(env!(\"OUT_DIR\"), \"/han_keys.bin\"));"
     )
     .expect("write");
-    for (ch, start, end) in &first {
-        writeln!(code, "    ({ch:?}, {start}, {end}),").expect("write");
-    }
-    code.push_str("];\n");
+    writeln!(code, "/// Number of slots of `KEYS` (a power of two).").expect("write");
+    writeln!(code, "pub const KEY_SLOTS: usize = {slots};").expect("write");
     writeln!(
         code,
         "/// Sum of all frequencies.\npub const TOTAL: u64 = {total};"
@@ -133,6 +156,16 @@ fn han_dictionary(manifest: &std::path::Path, out_dir: &std::path::Path) {
     )
     .expect("write");
     std::fs::write(out_dir.join("han_dictionary.rs"), code).expect("write han_dictionary.rs");
+}
+
+/// FNV-1a (32 bit) of a dictionary key; `text::han::key_hash` must compute the same.
+fn han_key_hash(bytes: &[u8]) -> u32 {
+    let mut hash: u32 = 0x811c_9dc5;
+    for &byte in bytes {
+        hash ^= u32::from(byte);
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    hash
 }
 
 /// The sources the prepared index of the embedded catalog depends on, besides the catalog.

@@ -350,7 +350,10 @@ fn validate_product(product: &wire::Product) -> Result<()> {
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
+    digest_hex(&Sha256::digest(bytes))
+}
+
+fn digest_hex(digest: &[u8]) -> String {
     let mut out = String::with_capacity(7 + 64);
     out.push_str("sha256:");
     for byte in digest.iter() {
@@ -374,16 +377,84 @@ fn encoding_failed(e: serde_json::Error) -> Error {
     invalid(format!("cannot encode the catalog for hashing: {e}"))
 }
 
+/// The canonical JSON of `value`: object keys sorted (serde_json's `Value` maps are ordered),
+/// no whitespace.
+fn canonical_json<T: serde::Serialize>(value: &T) -> Result<Vec<u8>> {
+    let value = serde_json::to_value(value).map_err(encoding_failed)?;
+    serde_json::to_vec(&value).map_err(encoding_failed)
+}
+
+/// The canonical JSON of `products`, comma-separated.
+fn canonical_products(products: &[wire::Product]) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    for (idx, product) in products.iter().enumerate() {
+        if idx > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(&canonical_json(product)?);
+    }
+    Ok(out)
+}
+
+/// From this many tools on, the two halves of the catalog are serialized for hashing on two
+/// threads.
+const PARALLEL_HASH_MIN_TOOLS: usize = 2_000;
+
 /// sha256 of the canonical JSON of the whole catalog: products sorted by id, tools by
-/// canonical path, object keys sorted (serde_json's `Value` maps are ordered), no whitespace.
+/// canonical path, object keys sorted, no whitespace.
+///
+/// The document is never built whole: its frame is the canonical JSON of the document without
+/// products, `{"products":[],"version":"catalog.v1"}`, and the products (one value each, in
+/// order, possibly in two halves on two threads) are hashed between its brackets: the same
+/// bytes as serializing the whole document.
 fn hash_source(products: &[wire::Product]) -> Result<String> {
-    let document = CatalogDocument {
+    let frame = canonical_json(&CatalogDocument {
         version: wire::CATALOG_VERSION.to_string(),
-        products: products.to_vec(),
+        products: Vec::new(),
+    })?;
+    const EMPTY: &[u8] = b"\"products\":[]";
+    let split = frame
+        .windows(EMPTY.len())
+        .position(|w| w == EMPTY)
+        .map(|at| at + EMPTY.len() - 1)
+        .ok_or_else(|| invalid("cannot encode the catalog for hashing: no product list"))?;
+    let n_tools: usize = products.iter().map(|p| p.tools.len()).sum();
+    let parts = if n_tools < PARALLEL_HASH_MIN_TOOLS || products.len() < 2 {
+        vec![canonical_products(products)?]
+    } else {
+        // Split where half the tools are before.
+        let mut before = 0;
+        let half = products
+            .iter()
+            .position(|p| {
+                before += p.tools.len();
+                before * 2 >= n_tools
+            })
+            .map_or(products.len(), |idx| idx + 1)
+            .min(products.len() - 1);
+        let (first, second) = products.split_at(half);
+        std::thread::scope(|scope| {
+            let later = std::thread::Builder::new()
+                .spawn_scoped(scope, || canonical_products(second))
+                .ok();
+            let early = canonical_products(first);
+            // A thread that could not start, or failed, is redone here.
+            let late = later
+                .and_then(|handle| handle.join().ok())
+                .unwrap_or_else(|| canonical_products(second));
+            Ok::<_, Error>(vec![early?, late?])
+        })?
     };
-    let value = serde_json::to_value(&document).map_err(encoding_failed)?;
-    let bytes = serde_json::to_vec(&value).map_err(encoding_failed)?;
-    Ok(sha256_hex(&bytes))
+    let mut hasher = Sha256::new();
+    hasher.update(&frame[..split]);
+    for (idx, part) in parts.iter().enumerate() {
+        if idx > 0 {
+            hasher.update(b",");
+        }
+        hasher.update(part);
+    }
+    hasher.update(&frame[split..]);
+    Ok(digest_hex(&hasher.finalize()))
 }
 
 /// sha256 of the identity surface only: product ids and, per tool, canonical path, CLI path,
@@ -439,6 +510,44 @@ mod tests {
         assert_eq!(a.source_hash(), b.source_hash());
         assert_eq!(a.surface_hash(), b.surface_hash());
         assert!(is_well_formed_hash(a.source_hash()));
+    }
+
+    /// The source hash is sha256 of the canonical JSON of the whole document, however it is
+    /// computed (here: many products, so in two halves).
+    #[test]
+    fn invariant_source_hash_is_that_of_the_whole_canonical_document() {
+        let mut products = Vec::new();
+        for p in 0..40 {
+            let tools: Vec<String> = (0..60)
+                .map(|t| {
+                    format!(
+                        r#"{{"canonical_path":"p{p}.t{t}","name":"t{t}","description":"é \" {t}","parameters":{{"b":{{"type":"string"}},"a":{{"type":"integer","example":1.5e300}}}}}}"#
+                    )
+                })
+                .collect();
+            products.push(format!(
+                r#"{{"id":"p{p}","name":"P {p}","tools":[{}]}}"#,
+                tools.join(",")
+            ));
+        }
+        let text = format!(
+            r#"{{"version":"catalog.v1","products":[{}]}}"#,
+            products.join(",")
+        );
+        let mut document: CatalogDocument = serde_json::from_str(&text).unwrap();
+        document.products.sort_by(|a, b| a.id.cmp(&b.id));
+        for product in &mut document.products {
+            product
+                .tools
+                .sort_by(|a, b| a.canonical_path.cmp(&b.canonical_path));
+        }
+        let whole = serde_json::to_vec(&serde_json::to_value(&document).unwrap()).unwrap();
+        let catalog = Catalog::build(&source(&text)).unwrap();
+        assert_eq!(catalog.source_hash(), sha256_hex(&whole));
+        let one = Catalog::build(&source(TWO_TOOLS)).unwrap();
+        let document: CatalogDocument = serde_json::from_str(TWO_TOOLS).unwrap();
+        let whole = serde_json::to_vec(&serde_json::to_value(&document).unwrap()).unwrap();
+        assert_eq!(one.source_hash(), sha256_hex(&whole));
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //!
 //! **Invariants**
 //! - Built in one place ([`Index::build`]) from the immutable catalog; the same catalog and
-//!   analyzer give the same index, term ids and all (terms are numbered in sorted order).
+//!   analyzer give the same index, term ids and all (terms are numbered in sorted order), on
+//!   one thread or on two (chunks of consecutive tools are merged in tool order).
 //! - Postings of a term list tools in `ToolId` order, so scoring sums in a fixed order.
 //! - [`Index::encode`] / [`Index::decode`] round-trip exactly (the prepared snapshot of the
 //!   embedded catalog is an encoded index, see `prepared`).
@@ -148,75 +149,116 @@ impl Index {
         weights: &[f64; N_FIELDS],
         single_field: bool,
     ) -> Index {
-        let n_tools = catalog.tools().len();
-        let mut interned: HashMap<String, u32> = HashMap::new();
-        // Per field: (term id, tool, frequency), in tool order.
-        let mut rows: Vec<Vec<(u32, ToolId, u32)>> = vec![Vec::new(); N_FIELDS];
-        let mut doc_len: Vec<Vec<u32>> =
-            (0..N_FIELDS).map(|_| Vec::with_capacity(n_tools)).collect();
-        let mut doc_terms: Vec<u32> = Vec::new();
-        for (tool_idx, tool) in catalog.tools().iter().enumerate() {
-            let texts = field_texts(tool);
-            for field_idx in 0..N_FIELDS {
-                doc_terms.clear();
-                let mut intern = |term: &str| {
-                    let id = match interned.get(term) {
-                        Some(&id) => id,
-                        None => {
-                            let id = interned.len() as u32;
-                            interned.insert(term.to_string(), id);
-                            id
-                        }
-                    };
-                    doc_terms.push(id);
-                };
-                if single_field {
-                    if field_idx == 0 {
-                        for text in texts.iter().flatten() {
-                            analyzer.each_term(text, &mut intern);
-                        }
-                    }
-                } else if weights[field_idx] > 0.0 {
-                    for text in &texts[field_idx] {
-                        analyzer.each_term(text, &mut intern);
-                    }
-                }
-                doc_len[field_idx].push(doc_terms.len() as u32);
-                doc_terms.sort_unstable();
-                for run in doc_terms.chunk_by(|a, b| a == b) {
-                    rows[field_idx].push((run[0], tool_idx as ToolId, run.len() as u32));
-                }
+        let n_chunks = if catalog.tools().len() < PARALLEL_MIN_TOOLS {
+            1
+        } else {
+            PARALLEL_CHUNKS
+        };
+        Index::build_in_chunks(catalog, analyzer, weights, single_field, n_chunks)
+    }
+
+    /// [`Index::build`] with the tools analysed in `n_chunks` chunks, one thread each.
+    fn build_in_chunks(
+        catalog: &Catalog,
+        analyzer: &Analyzer,
+        weights: &[f64; N_FIELDS],
+        single_field: bool,
+        n_chunks: usize,
+    ) -> Index {
+        let tools = catalog.tools();
+        let n_tools = tools.len();
+        // Analysis, the bulk of the work, runs on consecutive chunks of tools in parallel; the
+        // chunks are merged in tool order, so the index is the same for any number of chunks.
+        let chunk_len = n_tools.div_ceil(n_chunks).max(1);
+        let analyse = |first: usize, chunk: &[ToolEntry]| {
+            analyse_chunk(first, chunk, analyzer, weights, single_field)
+        };
+        let chunks: Vec<Chunk> = std::thread::scope(|scope| {
+            let mut pieces = tools.chunks(chunk_len).enumerate();
+            let own = pieces.next();
+            let spawned: Vec<_> = pieces
+                .map(|(idx, chunk)| {
+                    let first = idx * chunk_len;
+                    let handle = std::thread::Builder::new()
+                        .spawn_scoped(scope, move || analyse(first, chunk))
+                        .ok();
+                    (first, chunk, handle)
+                })
+                .collect();
+            let mut chunks: Vec<Chunk> = own
+                .map(|(_, chunk)| analyse(0, chunk))
+                .into_iter()
+                .collect();
+            for (first, chunk, handle) in spawned {
+                // A thread that could not start, or failed, is redone here.
+                let result = handle.and_then(|h| h.join().ok());
+                chunks.push(result.unwrap_or_else(|| analyse(first, chunk)));
             }
+            chunks
+        });
+
+        // Every term once, with its id in each chunk's numbering.
+        let mut chunks = chunks.into_iter();
+        let mut base = chunks.next().unwrap_or_default();
+        let mut remaps: Vec<Vec<u32>> = vec![(0..base.ids.len() as u32).collect()];
+        let mut rest = Vec::new();
+        for chunk in chunks {
+            let remap = chunk
+                .terms()
+                .into_iter()
+                .map(|term| base.intern(term))
+                .collect();
+            remaps.push(remap);
+            rest.push(chunk);
         }
         // Number terms in sorted order.
         let mut sorted: Vec<(&str, u32)> =
-            interned.iter().map(|(t, &id)| (t.as_str(), id)).collect();
+            base.ids.iter().map(|(t, &id)| (t.as_str(), id)).collect();
         sorted.sort_unstable();
         let mut renumber = vec![0u32; sorted.len()];
         for (new_id, (_, old_id)) in sorted.iter().enumerate() {
             renumber[*old_id as usize] = new_id as u32;
         }
         let terms = TermTable::from_sorted(&sorted.iter().map(|(t, _)| *t).collect::<Vec<_>>());
+        drop(sorted);
+        for remap in &mut remaps {
+            for id in remap.iter_mut() {
+                *id = renumber[*id as usize];
+            }
+        }
         let n_terms = terms.len();
-        let fields = rows
-            .into_iter()
-            .zip(doc_len)
-            .map(|(rows, doc_len)| {
-                // Counting sort by new term id; stable, so tools stay in order.
+        let all: Vec<&Chunk> = std::iter::once(&base).chain(&rest).collect();
+        let fields = (0..N_FIELDS)
+            .map(|field_idx| {
+                let parts = || {
+                    all.iter()
+                        .zip(&remaps)
+                        .map(move |(chunk, remap)| (&chunk.rows[field_idx], remap))
+                };
+                // Counting sort by new term id; stable, and chunks in tool order, so tools
+                // stay in order.
                 let mut offsets = vec![0u32; n_terms + 1];
-                for &(old, _, _) in &rows {
-                    offsets[renumber[old as usize] as usize + 1] += 1;
+                for (rows, remap) in parts() {
+                    for &(local, _, _) in rows {
+                        offsets[remap[local as usize] as usize + 1] += 1;
+                    }
                 }
                 for idx in 0..n_terms {
                     offsets[idx + 1] += offsets[idx];
                 }
                 let mut next = offsets.clone();
-                let mut entries = vec![(0, 0); rows.len()];
-                for (old, tool, tf) in rows {
-                    let slot = &mut next[renumber[old as usize] as usize];
-                    entries[*slot as usize] = (tool, tf);
-                    *slot += 1;
+                let mut entries = vec![(0, 0); offsets[n_terms] as usize];
+                for (rows, remap) in parts() {
+                    for &(local, tool, tf) in rows {
+                        let slot = &mut next[remap[local as usize] as usize];
+                        entries[*slot as usize] = (tool, tf);
+                        *slot += 1;
+                    }
                 }
+                let doc_len: Vec<u32> = all
+                    .iter()
+                    .flat_map(|chunk| chunk.doc_len[field_idx].iter().copied())
+                    .collect();
                 let total: u64 = doc_len.iter().map(|&l| u64::from(l)).sum();
                 let avg_len = if n_tools == 0 {
                     0.0
@@ -309,6 +351,119 @@ impl Index {
             });
         }
         Some(Index { terms, fields })
+    }
+}
+
+/// Below this many tools the index is built on the calling thread alone.
+const PARALLEL_MIN_TOOLS: usize = 2_000;
+/// From [`PARALLEL_MIN_TOOLS`] on, the tools are analysed in this many chunks, one thread
+/// each (a fixed number: nothing here reads the machine).
+const PARALLEL_CHUNKS: usize = 2;
+
+/// The analysis of consecutive tools: terms numbered in order of first use, and per field the
+/// postings rows and lengths of its tools, in tool order.
+#[derive(Default)]
+struct Chunk {
+    ids: HashMap<String, u32, FastHash>,
+    /// Per field: (term id, tool, frequency), in tool order.
+    rows: [Vec<(u32, ToolId, u32)>; N_FIELDS],
+    doc_len: [Vec<u32>; N_FIELDS],
+}
+
+impl Chunk {
+    fn intern(&mut self, term: &str) -> u32 {
+        if let Some(&id) = self.ids.get(term) {
+            return id;
+        }
+        let id = self.ids.len() as u32;
+        self.ids.insert(term.to_string(), id);
+        id
+    }
+
+    /// The terms, by id.
+    fn terms(&self) -> Vec<&str> {
+        let mut terms = vec![""; self.ids.len()];
+        for (term, &id) in &self.ids {
+            terms[id as usize] = term;
+        }
+        terms
+    }
+}
+
+fn analyse_chunk(
+    first: usize,
+    tools: &[ToolEntry],
+    analyzer: &Analyzer,
+    weights: &[f64; N_FIELDS],
+    single_field: bool,
+) -> Chunk {
+    let mut chunk = Chunk::default();
+    for lens in &mut chunk.doc_len {
+        lens.reserve_exact(tools.len());
+    }
+    let mut doc_terms: Vec<u32> = Vec::new();
+    for (offset, tool) in tools.iter().enumerate() {
+        let tool_id = (first + offset) as ToolId;
+        let texts = field_texts(tool);
+        for field_idx in 0..N_FIELDS {
+            doc_terms.clear();
+            let mut intern = |term: &str| doc_terms.push(chunk.intern(term));
+            if single_field {
+                if field_idx == 0 {
+                    for text in texts.iter().flatten() {
+                        analyzer.each_term(text, &mut intern);
+                    }
+                }
+            } else if weights[field_idx] > 0.0 {
+                for text in &texts[field_idx] {
+                    analyzer.each_term(text, &mut intern);
+                }
+            }
+            chunk.doc_len[field_idx].push(doc_terms.len() as u32);
+            doc_terms.sort_unstable();
+            for run in doc_terms.chunk_by(|a, b| a == b) {
+                chunk.rows[field_idx].push((run[0], tool_id, run.len() as u32));
+            }
+        }
+    }
+    chunk
+}
+
+/// FxHash (rustc's hasher): fast on short keys. Only the interning maps use it, and nothing
+/// depends on their iteration order (terms are numbered by sorted text).
+#[derive(Default, Clone, Copy)]
+struct FastHash;
+
+impl std::hash::BuildHasher for FastHash {
+    type Hasher = FxHasher;
+
+    fn build_hasher(&self) -> FxHasher {
+        FxHasher(0)
+    }
+}
+
+struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+        }
+        for &byte in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(byte)).wrapping_mul(K);
+        }
+    }
+
+    fn write_u8(&mut self, byte: u8) {
+        self.write(&[byte]);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 
@@ -434,6 +589,63 @@ fn schema_texts<'a>(schema: &'a serde_json::Value, depth: usize, out: &mut Vec<&
         if let Some(children) = object.get(key).and_then(|v| v.as_array()) {
             for child in children {
                 schema_texts(child, depth + 1, out);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::SourceFile;
+    use crate::text::AnalyzerConfig;
+
+    /// The index is the same, byte for byte, however many chunks analysed the tools.
+    #[test]
+    fn invariant_index_does_not_depend_on_chunks() {
+        let words = [
+            "发送",
+            "消息",
+            "send",
+            "Message",
+            "群聊",
+            "getWeather",
+            "审批",
+            "ｆｕｌｌ",
+        ];
+        let tools: Vec<String> = (0..300)
+            .map(|t| {
+                let text: Vec<&str> = (0..6).map(|k| words[(t * 7 + k * k) % words.len()]).collect();
+                format!(
+                    r#"{{"canonical_path":"p.t{t}","name":"t{t}","title":"{}","description":"{} {t}","use_when":["{}"]}}"#,
+                    text[..3].join(""),
+                    text.join(" "),
+                    text[2..].join("，")
+                )
+            })
+            .collect();
+        let text = format!(
+            r#"{{"version":"catalog.v1","products":[{{"id":"p","tools":[{}]}}]}}"#,
+            tools.join(",")
+        );
+        let catalog = Catalog::build(&[SourceFile {
+            name: "t.json".into(),
+            text,
+        }])
+        .unwrap();
+        let analyzer = Analyzer::new(AnalyzerConfig::DEFAULT);
+        for single_field in [false, true] {
+            let weights = [1.0, 0.5, 0.0, 0.3, 0.2];
+            let mut one = Vec::new();
+            Index::build_in_chunks(&catalog, &analyzer, &weights, single_field, 1).encode(&mut one);
+            for n_chunks in [2, 3, 7, 300, 1000] {
+                let mut many = Vec::new();
+                Index::build_in_chunks(&catalog, &analyzer, &weights, single_field, n_chunks)
+                    .encode(&mut many);
+                assert!(
+                    one == many,
+                    "{n_chunks} chunks, single_field {single_field}"
+                );
             }
         }
     }

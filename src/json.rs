@@ -2,8 +2,10 @@
 //!
 //! serde's derived structs already reject duplicate *fields*, but maps (`parameters`,
 //! `input_schema`) would silently keep the last value. A first pass over the text with
-//! [`NoDuplicateKeys`] rejects a duplicate key at any depth before the typed parse.
+//! [`NoDuplicateKeys`] rejects a duplicate key at any depth before the typed parse (for a large
+//! text the two passes run on two threads; the duplicate-key error still wins).
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::fmt;
 
@@ -13,9 +15,30 @@ use serde::Deserialize;
 /// Parses `text` as exactly one JSON value of type `T`, rejecting duplicate keys anywhere.
 /// The error is serde_json's message (with line and column).
 pub fn parse_strict<T: DeserializeOwned>(text: &str) -> Result<T, String> {
-    serde_json::from_str::<NoDuplicateKeys>(text).map_err(|e| e.to_string())?;
-    serde_json::from_str::<T>(text).map_err(|e| e.to_string())
+    let check = || {
+        serde_json::from_str::<NoDuplicateKeys>(text)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    let parse = || serde_json::from_str::<T>(text).map_err(|e| e.to_string());
+    if text.len() < PARALLEL_MIN_BYTES {
+        check()?;
+        return parse();
+    }
+    std::thread::scope(|scope| {
+        let checking = std::thread::Builder::new().spawn_scoped(scope, check).ok();
+        let parsed = parse();
+        // A thread that could not start, or failed, is redone here.
+        let checked = checking
+            .and_then(|handle| handle.join().ok())
+            .unwrap_or_else(check);
+        checked?;
+        parsed
+    })
 }
+
+/// From this many bytes on, the duplicate-key pass runs on its own thread.
+const PARALLEL_MIN_BYTES: usize = 1 << 20;
 
 /// A value that deserializes from any JSON and fails on a repeated object key.
 struct NoDuplicateKeys;
@@ -60,14 +83,58 @@ impl<'de> Visitor<'de> for NoDuplicateKeysVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut seen = BTreeSet::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if !seen.insert(key.clone()) {
-                return Err(de::Error::custom(format!("duplicate key `{key}`")));
+        // Keys borrowed from the text where they have no escapes; a short list is searched
+        // linearly, a long one through a set.
+        let mut seen: Vec<Key<'de>> = Vec::new();
+        let mut many: BTreeSet<Key<'de>> = BTreeSet::new();
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            let repeated = if many.is_empty() && seen.len() < 16 {
+                seen.contains(&key)
+            } else {
+                if many.is_empty() {
+                    many.extend(seen.drain(..));
+                }
+                many.contains(&key)
+            };
+            if repeated {
+                return Err(de::Error::custom(format!("duplicate key `{}`", key.0)));
+            }
+            if many.is_empty() {
+                seen.push(key);
+            } else {
+                many.insert(key);
             }
             map.next_value::<NoDuplicateKeys>()?;
         }
         Ok(NoDuplicateKeys)
+    }
+}
+
+/// An object key: borrowed from the text unless it had to be unescaped.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct Key<'de>(Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
+struct KeyVisitor;
+
+impl<'de> Visitor<'de> for KeyVisitor {
+    type Value = Key<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string key")
+    }
+
+    fn visit_borrowed_str<E>(self, key: &'de str) -> Result<Self::Value, E> {
+        Ok(Key(Cow::Borrowed(key)))
+    }
+
+    fn visit_str<E>(self, key: &str) -> Result<Self::Value, E> {
+        Ok(Key(Cow::Owned(key.to_string())))
     }
 }
 

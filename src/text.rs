@@ -16,7 +16,9 @@
 
 mod han;
 
-use unicode_normalization::UnicodeNormalization;
+use std::borrow::Cow;
+
+use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
 
 /// How Han runs become terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,12 +67,12 @@ impl Analyzer {
     /// passed to `emit` is only valid for the call, so callers that keep terms copy them once.
     pub fn each_term(&self, text: &str, emit: &mut dyn FnMut(&str)) {
         let normalized = normalize(text);
-        for run in segment(&normalized) {
-            match run {
-                Run::Han(han) => self.han_terms(han, emit),
-                Run::Word(word) => self.word_terms(word, emit),
-            }
-        }
+        // One buffer for every lower-cased, stemmed or n-gram term of the text.
+        let mut term = String::new();
+        each_run(&normalized, |run| match run {
+            Run::Han(han) => self.han_terms(han, &mut term, emit),
+            Run::Word(word) => self.word_terms(word, &mut term, emit),
+        });
     }
 
     /// The terms of `text` (with repetitions, in text order).
@@ -80,67 +82,69 @@ impl Analyzer {
         out
     }
 
-    fn han_terms(&self, han: &str, emit: &mut dyn FnMut(&str)) {
+    fn han_terms(&self, han: &str, gram: &mut String, emit: &mut dyn FnMut(&str)) {
         let stop = self.config.stop_words;
         if matches!(self.config.han, HanMode::Words | HanMode::WordsAndNgrams) {
             han::cut_for_search(han, &mut |word| {
-                if !(stop && HAN_STOP_WORDS.contains(&word)) {
+                if !(stop && is_listed(&HAN_STOP_KEYS, word)) {
                     emit(word);
                 }
             });
         }
         if matches!(self.config.han, HanMode::Ngrams | HanMode::WordsAndNgrams) {
             // N-gram terms carry a `#` so they never merge with a dictionary word.
-            let mut gram = String::with_capacity(9);
             let mut chars = han.chars().peekable();
             while let Some(ch) = chars.next() {
                 if !(stop && HAN_STOP_CHARS.contains(&ch)) {
                     gram.clear();
                     gram.push('#');
                     gram.push(ch);
-                    emit(&gram);
+                    emit(gram);
                 }
                 if let Some(&next) = chars.peek() {
                     gram.clear();
                     gram.push('#');
                     gram.push(ch);
                     gram.push(next);
-                    emit(&gram);
+                    emit(gram);
                 }
             }
         }
     }
 
-    fn word_terms(&self, word: &str, emit: &mut dyn FnMut(&str)) {
-        let whole = word.to_lowercase();
-        let pieces = if self.config.split_identifiers {
+    fn word_terms(&self, word: &str, term: &mut String, emit: &mut dyn FnMut(&str)) {
+        // Without a connector or an upper-case letter a word is its only piece.
+        let pieces = if self.config.split_identifiers
+            && word.chars().any(|c| is_connector(c) || c.is_uppercase())
+        {
             identifier_pieces(word)
         } else {
             Vec::new()
         };
         let compound = pieces.len() > 1;
-        if compound || !self.is_stop(&whole) {
-            emit(&self.stem(whole));
+        lower_into(word, term);
+        if compound || !self.is_stop(term) {
+            self.stem(term);
+            emit(term);
         }
         if compound {
             for piece in pieces {
-                let piece = piece.to_lowercase();
-                if !self.is_stop(&piece) {
-                    emit(&self.stem(piece));
+                lower_into(piece, term);
+                if !self.is_stop(term) {
+                    self.stem(term);
+                    emit(term);
                 }
             }
         }
     }
 
     fn is_stop(&self, word: &str) -> bool {
-        self.config.stop_words && ENGLISH_STOP_WORDS.binary_search(&word).is_ok()
+        self.config.stop_words && is_listed(&ENGLISH_STOP_KEYS, word)
     }
 
-    fn stem(&self, word: String) -> String {
+    fn stem(&self, word: &mut String) {
         if self.config.stem_plurals {
-            stem_plural(word)
-        } else {
-            word
+            stem_plural_in_place(word);
         }
     }
 }
@@ -151,9 +155,25 @@ pub fn cut_han_for_search<'a>(text: &'a str, emit: &mut dyn FnMut(&'a str)) {
 }
 
 /// NFKC, the only normalization before segmentation (case is folded per piece later,
-/// after camelCase boundaries have been seen).
-pub fn normalize(text: &str) -> String {
-    text.nfkc().collect()
+/// after camelCase boundaries have been seen). Text the quick check proves normalized (ASCII,
+/// most Han text) comes back borrowed: NFKC would return it unchanged.
+pub fn normalize(text: &str) -> Cow<'_, str> {
+    if is_nfkc_quick(text.chars()) == IsNormalized::Yes {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(text.nfkc().collect())
+    }
+}
+
+/// `word.to_lowercase()`, into `out`.
+fn lower_into(word: &str, out: &mut String) {
+    out.clear();
+    if word.is_ascii() {
+        out.push_str(word);
+        out.make_ascii_lowercase();
+    } else {
+        out.push_str(&word.to_lowercase());
+    }
 }
 
 /// Returns true if and only if `ch` is a Han ideograph (CJK unified, extension A, compatibility).
@@ -176,44 +196,39 @@ enum Run<'a> {
     Word(&'a str),
 }
 
-/// Splits normalized text into Han runs and word runs; everything else separates.
-/// A connector belongs to a word run only between two word characters.
-fn segment(text: &str) -> Vec<Run<'_>> {
-    let mut runs = Vec::new();
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let mut idx = 0;
-    while idx < chars.len() {
-        let (start, ch) = chars[idx];
+/// Splits normalized text into Han runs and word runs, in text order; everything else
+/// separates. A connector belongs to a word run only between two word characters.
+fn each_run<'t>(text: &'t str, mut f: impl FnMut(Run<'t>)) {
+    let mut chars = text.char_indices().peekable();
+    while let Some((start, ch)) = chars.next() {
+        let mut end = start + ch.len_utf8();
         if is_han(ch) {
-            let mut end = idx + 1;
-            while end < chars.len() && is_han(chars[end].1) {
-                end += 1;
+            while let Some((idx, c)) = chars.next_if(|&(_, c)| is_han(c)) {
+                end = idx + c.len_utf8();
             }
-            runs.push(Run::Han(&text[start..byte_at(&chars, end, text)]));
-            idx = end;
+            f(Run::Han(&text[start..end]));
         } else if is_word_char(ch) {
-            let mut end = idx + 1;
-            while end < chars.len() {
-                let c = chars[end].1;
+            while let Some(&(idx, c)) = chars.peek() {
                 if is_word_char(c) {
-                    end += 1;
-                } else if is_connector(c) && chars.get(end + 1).is_some_and(|n| is_word_char(n.1)) {
-                    end += 2;
+                    end = idx + c.len_utf8();
+                    chars.next();
+                } else if is_connector(c) {
+                    let after = idx + c.len_utf8();
+                    match text[after..].chars().next() {
+                        Some(next) if is_word_char(next) => {
+                            end = after + next.len_utf8();
+                            chars.next();
+                            chars.next();
+                        }
+                        _ => break,
+                    }
                 } else {
                     break;
                 }
             }
-            runs.push(Run::Word(&text[start..byte_at(&chars, end, text)]));
-            idx = end;
-        } else {
-            idx += 1;
+            f(Run::Word(&text[start..end]));
         }
     }
-    runs
-}
-
-fn byte_at(chars: &[(usize, char)], idx: usize, text: &str) -> usize {
-    chars.get(idx).map_or(text.len(), |c| c.0)
 }
 
 /// The pieces of an identifier: split on connectors, then at camelCase boundaries
@@ -244,25 +259,32 @@ fn identifier_pieces(word: &str) -> Vec<&str> {
 }
 
 /// Harman's S-stemmer: `-ies` → `-y`, `-es` → `-e` (not after a/e/o), `-s` → `` (not after u/s).
-fn stem_plural(word: String) -> String {
-    let len = word.len();
-    if len <= 3 || !word.is_ascii() || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
-        return word;
-    }
-    if let Some(stem) = word.strip_suffix("ies") {
-        if !stem.ends_with(['e', 'a']) {
-            return format!("{stem}y");
-        }
-    }
-    if let Some(stem) = word.strip_suffix("es") {
-        if !stem.ends_with(['a', 'e', 'o']) {
-            return format!("{stem}e");
-        }
-    }
-    if word.ends_with('s') && !word.ends_with("us") && !word.ends_with("ss") {
-        return word[..len - 1].to_string();
-    }
+fn stem_plural(mut word: String) -> String {
+    stem_plural_in_place(&mut word);
     word
+}
+
+/// [`stem_plural`] in place.
+fn stem_plural_in_place(word: &mut String) {
+    let len = word.len();
+    if len <= 3 || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return;
+    }
+    if word
+        .strip_suffix("ies")
+        .is_some_and(|stem| !stem.ends_with(['e', 'a']))
+    {
+        word.truncate(len - 3);
+        word.push('y');
+    } else if word
+        .strip_suffix("es")
+        .is_some_and(|stem| !stem.ends_with(['a', 'e', 'o']))
+    {
+        // `{stem}e`: the word without its final `s`.
+        word.truncate(len - 1);
+    } else if word.ends_with('s') && !word.ends_with("us") && !word.ends_with("ss") {
+        word.truncate(len - 1);
+    }
 }
 
 /// The query-expansion lexicon compiled into the binary (docs/adr/0004).
@@ -496,6 +518,54 @@ const ENGLISH_STOP_WORDS: &[&str] = &[
     "when", "which", "who", "will", "with", "would", "you", "your",
 ];
 
+/// A text of at most 7 bytes as one integer: its bytes big-endian, zero-padded, then its
+/// length in the low byte. Distinct texts get distinct keys, and (texts without NUL bytes) in
+/// the same order; longer texts get `None`.
+const fn short_key(text: &str) -> Option<u64> {
+    let bytes = text.as_bytes();
+    if bytes.len() > 7 {
+        return None;
+    }
+    let mut key = 0u64;
+    let mut idx = 0;
+    while idx < 7 {
+        let byte = if idx < bytes.len() { bytes[idx] } else { 0 };
+        key = key << 8 | byte as u64;
+        idx += 1;
+    }
+    Some(key << 8 | bytes.len() as u64)
+}
+
+/// The keys of a word list (each word at most 7 bytes), in list order.
+const fn short_keys<const N: usize>(words: &[&str]) -> [u64; N] {
+    let mut keys = [0u64; N];
+    let mut idx = 0;
+    while idx < N {
+        keys[idx] = match short_key(words[idx]) {
+            Some(key) => key,
+            None => panic!("a stop word longer than 7 bytes"),
+        };
+        idx += 1;
+    }
+    keys
+}
+
+/// Returns true if and only if `word` is in the sorted key list `keys` (integer compares: the
+/// stop-word tests run once per term).
+fn is_listed(keys: &[u64], word: &str) -> bool {
+    short_key(word).is_some_and(|key| keys.binary_search(&key).is_ok())
+}
+
+/// [`ENGLISH_STOP_WORDS`] as [`short_key`]s (sorted, as the words are).
+const ENGLISH_STOP_KEYS: [u64; ENGLISH_STOP_WORDS.len()] = short_keys(ENGLISH_STOP_WORDS);
+
+/// [`HAN_STOP_WORDS`] as sorted [`short_key`]s.
+static HAN_STOP_KEYS: std::sync::LazyLock<Vec<u64>> = std::sync::LazyLock::new(|| {
+    let mut keys = short_keys::<{ HAN_STOP_WORDS.len() }>(HAN_STOP_WORDS).to_vec();
+    keys.sort_unstable();
+    keys
+});
+
 /// Chinese function words dropped from dictionary segmentation.
 const HAN_STOP_WORDS: &[&str] = &[
     "的", "了", "吗", "呢", "吧", "啊", "我", "你", "他", "她", "们", "我们", "帮", "帮我", "请",
@@ -559,6 +629,37 @@ mod tests {
             "send message group",
         );
         check(NGRAMS_ONLY, "the_status", "the_status status");
+    }
+
+    /// The stop-word keys answer exactly as the word lists.
+    #[test]
+    fn invariant_stop_keys_equal_the_lists() {
+        assert!(ENGLISH_STOP_KEYS.windows(2).all(|w| w[0] < w[1]));
+        let mut probes: Vec<String> = ENGLISH_STOP_WORDS
+            .iter()
+            .chain(HAN_STOP_WORDS)
+            .flat_map(|w| {
+                [
+                    w.to_string(),
+                    format!("{w}s"),
+                    format!("{w}\0"),
+                    w.chars().skip(1).collect(),
+                ]
+            })
+            .collect();
+        probes.extend(["", "\0", "abcdefg", "abcdefgh", "一下子", "我们的"].map(String::from));
+        for probe in &probes {
+            assert_eq!(
+                is_listed(&ENGLISH_STOP_KEYS, probe),
+                ENGLISH_STOP_WORDS.contains(&probe.as_str()),
+                "{probe:?}"
+            );
+            assert_eq!(
+                is_listed(&HAN_STOP_KEYS, probe),
+                HAN_STOP_WORDS.contains(&probe.as_str()),
+                "{probe:?}"
+            );
+        }
     }
 
     #[test]

@@ -17,35 +17,64 @@ mod dictionary {
     }
 
     /// The `idx`-th word in sorted order.
+    #[cfg(test)]
     pub fn word(idx: usize) -> &'static str {
         &WORD_TEXT[WORD_OFFSETS[idx] as usize..WORD_OFFSETS[idx + 1] as usize]
     }
 
-    /// The first index in `lo..hi` whose word is not less than `key` (`lo..hi` sorted).
-    pub fn lower_bound(mut lo: usize, mut hi: usize, key: &str) -> usize {
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if word(mid) < key {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
+    /// FNV-1a (32 bit), fed incrementally; `build.rs` placed every key with the same hash.
+    pub const HASH_START: u32 = 0x811c_9dc5;
+
+    pub fn hash_bytes(mut hash: u32, bytes: &[u8]) -> u32 {
+        for &byte in bytes {
+            hash ^= u32::from(byte);
+            hash = hash.wrapping_mul(0x0100_0193);
         }
-        lo
+        hash
     }
 
-    /// The first index in `lo..hi` whose word does not start with `prefix` (words in `lo..hi`
-    /// that start with it come first).
-    pub fn prefix_end(mut lo: usize, mut hi: usize, prefix: &str) -> usize {
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if word(mid).starts_with(prefix) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
+    /// `a == b` for slices of equal length, 8 bytes at a time (keys are short: an inline loop
+    /// beats a call to `memcmp`).
+    fn same(a: &[u8], b: &[u8]) -> bool {
+        let mut a8 = a.chunks_exact(8);
+        let mut b8 = b.chunks_exact(8);
+        for (x, y) in (&mut a8).zip(&mut b8) {
+            if u64::from_ne_bytes(x.try_into().unwrap_or([0; 8]))
+                != u64::from_ne_bytes(y.try_into().unwrap_or([1; 8]))
+            {
+                return false;
             }
         }
-        lo
+        a8.remainder()
+            .iter()
+            .zip(b8.remainder())
+            .all(|(x, y)| x == y)
+    }
+
+    /// What the dictionary knows of `key` (whose FNV-1a hash is `hash`): `None` if no word
+    /// starts with it, `Some(None)` if only longer words do, `Some(Some(freq))` if it is a word.
+    pub fn lookup(key: &str, hash: u32) -> Option<Option<u32>> {
+        let mask = KEY_SLOTS - 1;
+        let mut slot = hash as usize & mask;
+        loop {
+            let at = slot * 8;
+            let entry = u64::from_le_bytes(KEYS.get(at..at + 8)?.try_into().ok()?);
+            if entry == 0 {
+                return None;
+            }
+            let start = (entry & 0xffff_ffff) as usize;
+            let len = (entry >> 56) as usize;
+            if len == key.len()
+                && same(
+                    WORD_TEXT.as_bytes().get(start..start + len)?,
+                    key.as_bytes(),
+                )
+            {
+                let word = ((entry >> 32) & 0xff_ffff) as usize;
+                return Some(word.checked_sub(1).map(|idx| FREQS[idx]));
+            }
+            slot = (slot + 1) & mask;
+        }
     }
 }
 
@@ -61,17 +90,6 @@ fn is_jieba_han(ch: char) -> bool {
         | '\u{2B820}'..='\u{2CEAF}'
         | '\u{2CEB0}'..='\u{2EBEF}'
         | '\u{2F800}'..='\u{2FA1F}')
-}
-
-/// The range of dictionary indexes whose words start with `ch`.
-fn first_char_range(ch: char) -> (usize, usize) {
-    match dictionary::FIRST.binary_search_by(|entry| entry.0.cmp(&ch)) {
-        Ok(idx) => (
-            dictionary::FIRST[idx].1 as usize,
-            dictionary::FIRST[idx].2 as usize,
-        ),
-        Err(_) => (0, 0),
-    }
 }
 
 /// Calls `emit` with every search-mode word of `text` (Han text; other characters come back
@@ -103,37 +121,69 @@ fn cut_block<'a>(block: &'a str, han: bool, emit: &mut dyn FnMut(&'a str)) {
         }
         return;
     }
-    let offsets: Vec<usize> = block.char_indices().map(|(idx, _)| idx).collect();
-    let n = offsets.len();
-    let at = |k: usize| offsets.get(k).copied().unwrap_or(block.len());
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => cut_han(block, &mut scratch, emit),
+        // Only if `emit` itself cuts Han text: that inner cut gets its own buffers.
+        Err(_) => cut_han(block, &mut Scratch::default(), emit),
+    });
+}
 
-    // The DAG: every dictionary word starting at each character, shortest first. The range of
-    // words sharing the current prefix narrows as the prefix grows; an empty range ends it.
-    let mut edges: Vec<Vec<(usize, u32)>> = vec![Vec::new(); n];
-    for (pos, slot) in edges.iter_mut().enumerate() {
-        let first = block[at(pos)..].chars().next().unwrap_or('\0');
-        let (mut lo, mut hi) = first_char_range(first);
+/// The buffers of one Han block's cut, kept per thread: a warm cut allocates nothing.
+#[derive(Default)]
+struct Scratch {
+    /// Byte offset of every character, then the block's length.
+    offsets: Vec<usize>,
+    /// The DAG, as compressed rows: the dictionary words starting at character `k` are
+    /// `edges[edge_start[k]..edge_start[k + 1]]`, as (end character, frequency), shortest first.
+    edge_start: Vec<usize>,
+    edges: Vec<(usize, u32)>,
+    /// The best route from each character: (log probability, end of its first word).
+    route: Vec<(f64, usize)>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+fn cut_han<'a>(block: &'a str, scratch: &mut Scratch, emit: &mut dyn FnMut(&'a str)) {
+    let Scratch {
+        offsets,
+        edge_start,
+        edges,
+        route,
+    } = scratch;
+    offsets.clear();
+    offsets.extend(block.char_indices().map(|(idx, _)| idx));
+    let n = offsets.len();
+    offsets.push(block.len());
+    let bytes = block.as_bytes();
+
+    // The DAG: every dictionary word starting at each character, shortest first. The prefix
+    // grows one character (one hash step) at a time; a prefix no word starts with ends it.
+    edge_start.clear();
+    edges.clear();
+    for pos in 0..n {
+        edge_start.push(edges.len());
+        let mut hash = dictionary::HASH_START;
         for end in pos + 1..=n.min(pos + dictionary::MAX_CHARS) {
-            if lo == hi {
-                break;
+            hash = dictionary::hash_bytes(hash, &bytes[offsets[end - 1]..offsets[end]]);
+            match dictionary::lookup(&block[offsets[pos]..offsets[end]], hash) {
+                None => break,
+                Some(Some(freq)) => edges.push((end, freq)),
+                Some(None) => {}
             }
-            let prefix = &block[at(pos)..at(end)];
-            let start = dictionary::lower_bound(lo, hi, prefix);
-            let stop = dictionary::prefix_end(start, hi, prefix);
-            if start < stop && dictionary::word(start) == prefix {
-                slot.push((end, dictionary::FREQS[start]));
-            }
-            lo = start;
-            hi = stop;
         }
     }
+    edge_start.push(edges.len());
+    let edges_from = |k: usize| &edges[edge_start[k]..edge_start[k + 1]];
 
     // The most probable route, from the end (jieba's `calc`).
     let log_total = (dictionary::TOTAL as f64).ln();
-    let mut route: Vec<(f64, usize)> = vec![(0.0, n); n + 1];
+    route.clear();
+    route.resize(n + 1, (0.0, n));
     for idx in (0..n).rev() {
         let mut best: Option<(f64, usize)> = None;
-        for &(end, freq) in &edges[idx] {
+        for &(end, freq) in edges_from(idx) {
             let prob = f64::from(freq).ln() - log_total + route[end].0;
             best = match best {
                 Some((best_prob, best_end))
@@ -154,8 +204,8 @@ fn cut_block<'a>(block: &'a str, han: bool, emit: &mut dyn FnMut(&'a str)) {
         // An inner gram is a dictionary word if and only if the DAG has its edge.
         let mut gram = |i: usize, len: usize| {
             let (from, to) = (x + i, x + i + len);
-            if edges[from].iter().any(|&(end, _)| end == to) {
-                emit(&block[at(from)..at(to)]);
+            if edges_from(from).iter().any(|&(end, _)| end == to) {
+                emit(&block[offsets[from]..offsets[to]]);
             }
         };
         if chars > 2 {
@@ -168,7 +218,7 @@ fn cut_block<'a>(block: &'a str, han: bool, emit: &mut dyn FnMut(&'a str)) {
                 gram(i, 3);
             }
         }
-        emit(&block[at(x)..at(y)]);
+        emit(&block[offsets[x]..offsets[y]]);
         x = y;
     }
 }
@@ -187,6 +237,43 @@ mod tests {
     fn dictionary_is_sorted_and_parallel() {
         assert_eq!(dictionary::WORD_OFFSETS.len(), dictionary::len() + 1);
         assert!((1..dictionary::len()).all(|i| dictionary::word(i - 1) < dictionary::word(i)));
+    }
+
+    fn lookup(key: &str) -> Option<Option<u32>> {
+        dictionary::lookup(
+            key,
+            dictionary::hash_bytes(dictionary::HASH_START, key.as_bytes()),
+        )
+    }
+
+    /// The key table finds every word with its frequency, every proper prefix of a word as a
+    /// prefix, and nothing else.
+    #[test]
+    fn invariant_key_table_holds_exactly_the_words_and_their_prefixes() {
+        let words: std::collections::BTreeMap<&str, u32> = (0..dictionary::len())
+            .map(|idx| (dictionary::word(idx), dictionary::FREQS[idx]))
+            .collect();
+        for idx in 0..dictionary::len() {
+            let word = dictionary::word(idx);
+            assert_eq!(lookup(word), Some(Some(dictionary::FREQS[idx])), "{word}");
+            for (end, _) in word.char_indices().skip(1) {
+                let prefix = &word[..end];
+                assert_eq!(lookup(prefix), Some(words.get(prefix).copied()), "{prefix}");
+            }
+            let longer = format!("{word}\u{3007}\u{3007}");
+            let is_prefix = words
+                .range(longer.as_str()..)
+                .next()
+                .is_some_and(|(w, _)| w.starts_with(&longer));
+            assert_eq!(lookup(&longer).is_some(), is_prefix, "{longer}");
+        }
+        let occupied = dictionary::KEYS
+            .chunks_exact(8)
+            .filter(|c| c.iter().any(|&b| b != 0));
+        let n_keys = occupied.count();
+        assert!(n_keys >= dictionary::len() && n_keys * 2 <= dictionary::KEY_SLOTS);
+        assert_eq!(lookup(""), None);
+        assert_eq!(lookup("\u{0}\u{0}"), None);
     }
 
     #[test]
