@@ -90,6 +90,9 @@ pub struct Bm25Config {
     /// Score multiplier for destructive tools when the query expresses no destructive intent
     /// (1 = off).
     pub destructive_penalty: f64,
+    /// Score multiplier for tools that change something (effect write or destructive) when the
+    /// query only asks to look something up (1 = off).
+    pub read_only_penalty: f64,
     /// A hit is confident only if it matched at least this share of the query's idf mass
     /// (0 = every hit with an identity or summary match is confident).
     pub min_coverage: f64,
@@ -126,6 +129,7 @@ impl Bm25Config {
             "b" => self.b = number()?,
             "expansion_weight" => self.expansion_weight = number()?,
             "destructive_penalty" => self.destructive_penalty = number()?,
+            "read_only_penalty" => self.read_only_penalty = number()?,
             "min_coverage" => self.min_coverage = number()?,
             "product_boost" => self.product_boost = number()?,
             "single_field" => self.single_field = flag()?,
@@ -160,7 +164,8 @@ impl Bm25Config {
 
 impl Bm25Config {
     /// The default ranking. Every value is measured in docs/adr (0003 fields and BM25F,
-    /// 0004 lexicon expansion, 0005 destructive-intent penalty, 0006 weak match).
+    /// 0004 lexicon expansion, 0005 destructive-intent penalty, 0006 weak match, 0008
+    /// read-only intent).
     pub const DEFAULT: Bm25Config = Bm25Config {
         analyzer: AnalyzerConfig::DEFAULT,
         weights: [1.0, 1.0, 1.0, 1.0, 1.0],
@@ -169,6 +174,7 @@ impl Bm25Config {
         single_field: false,
         expansion_weight: 0.2,
         destructive_penalty: 0.3,
+        read_only_penalty: 0.5,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: true,
@@ -189,6 +195,7 @@ impl Bm25Config {
         single_field: false,
         expansion_weight: 0.0,
         destructive_penalty: 1.0,
+        read_only_penalty: 1.0,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: false,
@@ -209,6 +216,7 @@ impl Bm25Config {
         single_field: true,
         expansion_weight: 0.0,
         destructive_penalty: 1.0,
+        read_only_penalty: 1.0,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: false,
@@ -350,6 +358,8 @@ impl Retriever for FieldedBm25 {
         }
         let penalize_destructive = self.config.destructive_penalty != 1.0
             && !Lexicon::builtin().has_destructive_intent(&prepared);
+        let read_only = self.config.read_only_penalty != 1.0
+            && Lexicon::builtin().has_read_only_intent(&prepared);
 
         let named_products: Vec<bool> = if self.config.product_boost != 1.0 {
             let lexicon = Lexicon::builtin();
@@ -367,6 +377,9 @@ impl Retriever for FieldedBm25 {
             } else {
                 1.0
             };
+            if read_only && self.tool_effects[tool as usize].is_some_and(|e| e != Effect::Read) {
+                multiplier *= self.config.read_only_penalty;
+            }
             if named_products[self.tool_products[tool as usize]] {
                 multiplier *= self.config.product_boost;
             }

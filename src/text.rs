@@ -304,6 +304,9 @@ enum Phrase {
 pub struct Lexicon {
     groups: Vec<Vec<(Phrase, String)>>,
     destructive: Vec<Phrase>,
+    /// Cues of a question or a lookup (`!read`), and of asking for a change (`!write`).
+    read: Vec<Phrase>,
+    write: Vec<Phrase>,
     /// Phrases that can trigger a group (Han of ≥ 2 characters, by first character; words, by
     /// first word), as (group, phrase) — a lookup table, so matching costs the query's length,
     /// not the lexicon's.
@@ -396,8 +399,15 @@ impl Lexicon {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            if let Some(cues) = line.strip_prefix("!destructive") {
-                lexicon.destructive.extend(
+            let cue_list = [
+                ("!destructive", &mut lexicon.destructive),
+                ("!read", &mut lexicon.read),
+                ("!write", &mut lexicon.write),
+            ]
+            .into_iter()
+            .find_map(|(prefix, list)| line.strip_prefix(prefix).map(|cues| (cues, list)));
+            if let Some((cues, list)) = cue_list {
+                list.extend(
                     cues.split('|')
                         .map(str::trim)
                         .filter(|c| !c.is_empty())
@@ -505,6 +515,14 @@ impl Lexicon {
     /// Returns true if and only if the query contains a cue of destructive intent.
     pub fn has_destructive_intent(&self, query: &PreparedQuery) -> bool {
         self.destructive.iter().any(|p| query.contains(p, true))
+    }
+
+    /// Returns true if and only if the query only asks to look something up: it holds a cue
+    /// of reading (a question, a lookup verb) and none of writing or destroying.
+    pub fn has_read_only_intent(&self, query: &PreparedQuery) -> bool {
+        self.read.iter().any(|p| query.contains(p, true))
+            && !self.write.iter().any(|p| query.contains(p, true))
+            && !self.has_destructive_intent(query)
     }
 }
 
@@ -721,6 +739,22 @@ mod tests {
         assert_eq!(lemma("copied".into()), "copy");
         // Single Han characters never trigger an expansion.
         assert_eq!(lexicon.expand(&PreparedQuery::new("发")), "");
+    }
+
+    #[test]
+    fn read_only_intent_needs_a_question_and_no_order() {
+        let lexicon = Lexicon::builtin();
+        let read_only = |q: &str| lexicon.has_read_only_intent(&PreparedQuery::new(q));
+        assert!(read_only("Which of my tasks are overdue?"));
+        assert!(read_only("审批单现在卡在谁那儿了？"));
+        assert!(read_only("看看钉盘项目资料文件夹下面都放了些啥"));
+        // An order, even phrased as a question, is not a lookup.
+        assert!(!read_only("can you move the meeting to 3pm?"));
+        assert!(!read_only("能帮我把会议改到三点吗"));
+        assert!(!read_only("Stop showing that calendar in my view"));
+        // Destroying is never a lookup, and a bare statement asks nothing.
+        assert!(!read_only("which drafts should I delete?"));
+        assert!(!read_only("季度预算表"));
     }
 
     #[test]
