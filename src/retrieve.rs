@@ -224,15 +224,18 @@ impl Bm25Config {
     };
 }
 
-/// One term's BM25F parts: per tool (in `ToolId` order) its per-field `weight · tf / norm`;
-/// and, in parallel arrays for [`FieldedBm25::prune`]'s tight loop, the tools and their
-/// saturated pseudo term frequency `ptf · (k1 + 1) / (ptf + k1)`.
+/// One term over the union of the indexed fields, as parallel arrays for
+/// [`FieldedBm25::prune`]'s tight loop: every tool with the term (in `ToolId` order) and its
+/// saturated pseudo term frequency `ptf · (k1 + 1) / (ptf + k1)`, where `ptf` sums the BM25F
+/// parts `weight · tf / norm` of the fields (see [`FieldedBm25::for_each_row`]).
 #[derive(Debug, Default)]
 struct CombinedPostings {
-    rows: Vec<(ToolId, [f64; N_FIELDS])>,
     tools: Vec<ToolId>,
     saturation: Vec<f64>,
 }
+
+/// A term's postings in every field (empty for a field of weight 0).
+type FieldLists<'a> = [&'a [(ToolId, u32)]; N_FIELDS];
 
 /// Weighted per-field BM25 (k1, b, idf `ln(1 + (N − df + 0.5)/(df + 0.5))`, query-term
 /// weight `ln(1 + qtf)`).
@@ -243,9 +246,9 @@ pub struct FieldedBm25 {
     index: Index,
     /// Per field, per tool: the BM25 length normalisation `1 − b + b·len/avg_len`.
     norms: Vec<Vec<f64>>,
-    /// Per term, filled on first use: every tool with the term and its weighted, normalised
-    /// frequency per field (`weight · tf / norm`, 0 where absent) — BM25F's per-field parts,
-    /// which depend on the catalog and configuration only, never on the query.
+    /// Per term, filled on first use: every tool with the term in some field and its saturated
+    /// BM25F pseudo term frequency — which depend on the catalog and configuration only, never
+    /// on the query.
     combined: Vec<std::sync::OnceLock<CombinedPostings>>,
     n_tools: usize,
     tool_effects: Vec<Option<Effect>>,
@@ -442,10 +445,8 @@ struct Scratch {
     touched: Vec<ToolId>,
     matched: Vec<ToolId>,
     own_idf_total: f64,
-    /// [`FieldedBm25::prune`]'s one total per tool and the tools it touched (cleared before
-    /// it returns).
+    /// [`FieldedBm25::prune`]'s one total per tool (all zero between queries).
     total: Vec<f64>,
-    total_touched: Vec<ToolId>,
 }
 
 impl Scratch {
@@ -484,42 +485,52 @@ thread_local! {
 }
 
 impl FieldedBm25 {
-    /// The BM25F parts of every tool that has `term` in an indexed field, in `ToolId` order.
-    /// Each part is the single posting of its field (`0.0 + weight · tf / norm`), exactly what
-    /// summing field by field would give.
+    /// The term's postings per field; fields of weight 0 are left empty.
+    fn field_lists(&self, term: u32) -> FieldLists<'_> {
+        let mut lists: FieldLists<'_> = [&[]; N_FIELDS];
+        for (field_idx, index) in self.index.fields.iter().enumerate() {
+            if self.config.weights[field_idx] > 0.0 {
+                lists[field_idx] = index.postings(term);
+            }
+        }
+        lists
+    }
+
+    /// A field's BM25F part for one posting: `weight · tf / norm`.
+    fn part(&self, field_idx: usize, tool: ToolId, tf: u32) -> f64 {
+        self.config.weights[field_idx] * f64::from(tf) / self.norms[field_idx][tool as usize]
+    }
+
+    /// Calls `f` with every tool that has the term in some field, in `ToolId` order, and its
+    /// row of BM25F parts (0 where the field lacks the term): a merge of the field lists.
+    fn for_each_row(&self, lists: &FieldLists<'_>, mut f: impl FnMut(ToolId, &[f64; N_FIELDS])) {
+        let mut heads = *lists;
+        while let Some(tool) = heads.iter().filter_map(|l| l.first()).map(|e| e.0).min() {
+            let mut row = [0.0; N_FIELDS];
+            for (field_idx, list) in heads.iter_mut().enumerate() {
+                if let Some((&(head, tf), rest)) = list.split_first() {
+                    if head == tool {
+                        row[field_idx] = self.part(field_idx, tool, tf);
+                        *list = rest;
+                    }
+                }
+            }
+            f(tool, &row);
+        }
+    }
+
+    /// The term's tools and saturations over all fields, built on first use.
     fn combined_postings(&self, term: u32) -> &CombinedPostings {
         self.combined[term as usize].get_or_init(|| {
-            let mut parts: Vec<(ToolId, usize, f64)> = Vec::new();
-            for (field_idx, index) in self.index.fields.iter().enumerate() {
-                let weight = self.config.weights[field_idx];
-                if weight <= 0.0 {
-                    continue;
-                }
-                for &(tool, tf) in index.postings(term) {
-                    let norm = self.norms[field_idx][tool as usize];
-                    parts.push((tool, field_idx, weight * f64::from(tf) / norm));
-                }
-            }
-            parts.sort_by_key(|&(tool, field_idx, _)| (tool, field_idx));
-            let mut combined = CombinedPostings::default();
-            for (tool, field_idx, value) in parts {
-                if combined.rows.last().is_none_or(|(last, _)| *last != tool) {
-                    combined.rows.push((tool, [0.0; N_FIELDS]));
-                }
-                if let Some((_, row)) = combined.rows.last_mut() {
-                    row[field_idx] += value;
-                }
-            }
             let k1 = self.config.k1;
-            combined.tools = combined.rows.iter().map(|(tool, _)| *tool).collect();
-            combined.saturation = combined
-                .rows
-                .iter()
-                .map(|(_, row)| {
-                    let pseudo_tf: f64 = row.iter().sum();
-                    pseudo_tf * (k1 + 1.0) / (pseudo_tf + k1)
-                })
-                .collect();
+            let mut combined = CombinedPostings::default();
+            self.for_each_row(&self.field_lists(term), |tool, row| {
+                let pseudo_tf: f64 = row.iter().sum();
+                combined.tools.push(tool);
+                combined
+                    .saturation
+                    .push(pseudo_tf * (k1 + 1.0) / (pseudo_tf + k1));
+            });
             combined
         })
     }
@@ -547,8 +558,8 @@ impl FieldedBm25 {
                 None
             };
             match candidates {
-                Some(candidates) => score_candidates(&plans, &candidates, self.config.k1, scratch),
-                None => score_all(&plans, eligible, self.config.k1, scratch),
+                Some(candidates) => self.score_candidates(&plans, &candidates, scratch),
+                None => self.score_all(&plans, eligible, scratch),
             }
             return;
         }
@@ -606,16 +617,16 @@ impl FieldedBm25 {
         let mut plans = Vec::with_capacity(weights.len());
         for term in weights {
             let combined = self.combined_postings(term.term);
-            if combined.rows.is_empty() {
+            if combined.tools.is_empty() {
                 continue;
             }
-            let df = combined.rows.len() as f64;
+            let df = combined.tools.len() as f64;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
             plans.push(TermPlan {
                 query_weight: term.weight,
                 idf,
                 counts_for_coverage: counts_for_coverage(term),
-                rows: &combined.rows,
+                fields: self.field_lists(term.term),
                 postings: combined,
             });
         }
@@ -631,7 +642,7 @@ impl FieldedBm25 {
     /// (times the tool's multiplier), a tool below θ by more than [`BOUND_SLACK`] (relative)
     /// plus two [`SCORE_ROUNDING`] steps ranks strictly below `limit` others even after
     /// rounding. The survivors are then scored exactly like every tool would be
-    /// ([`score_candidates`]): same hits, same bits.
+    /// ([`FieldedBm25::score_candidates`]): same hits, same bits.
     fn prune(
         &self,
         plans: &[TermPlan<'_>],
@@ -647,42 +658,59 @@ impl FieldedBm25 {
             scratch.total = vec![0.0; self.n_tools];
         }
         let total = &mut scratch.total;
-        let seen = &mut scratch.total_touched;
         for plan in plans {
             let weight = plan.query_weight * plan.idf;
             for (&tool, &saturation) in plan.postings.tools.iter().zip(&plan.postings.saturation) {
-                let contribution = weight * saturation;
-                if contribution > 0.0 {
-                    // A total is 0 until its first (positive) contribution: one push per tool.
-                    let slot = &mut total[tool as usize];
-                    if *slot == 0.0 {
-                        seen.push(tool);
-                    }
-                    *slot += contribution;
+                if let Some(slot) = total.get_mut(tool as usize) {
+                    *slot += weight * saturation;
                 }
             }
         }
-        let mut scored: Vec<(f64, ToolId)> = seen
-            .iter()
-            .filter(|&&tool| eligible.get(tool as usize).copied().unwrap_or(false))
-            .map(|&tool| (total[tool as usize] * multiplier(tool), tool))
-            .collect();
-        for &tool in seen.iter() {
-            total[tool as usize] = 0.0;
+        // Two dense passes over the totals (cheaper than tracking touched tools row by row):
+        // the `limit`-th best score, then the tools close enough to it (clearing as it goes).
+        // A multiplier never exceeds `max_multiplier`, so a total that cannot matter even at
+        // that multiplier skips the per-tool lookup.
+        let max_multiplier = self.config.destructive_penalty.max(1.0)
+            * self.config.read_only_penalty.max(1.0)
+            * self.config.product_boost.max(1.0);
+        let is_eligible = |tool: usize| eligible.get(tool).copied().unwrap_or(false);
+        let mut best: Vec<f64> = Vec::with_capacity(limit);
+        let mut floor = f64::NEG_INFINITY;
+        let mut matched = 0usize;
+        for (tool, &value) in total.iter().enumerate() {
+            if value > 0.0 && is_eligible(tool) {
+                matched += 1;
+                if best.len() < limit || value * max_multiplier > floor {
+                    let score = value * multiplier(tool as ToolId);
+                    if best.len() < limit {
+                        best.push(score);
+                        if best.len() == limit {
+                            floor = best.iter().copied().fold(f64::INFINITY, f64::min);
+                        }
+                    } else if score > floor {
+                        if let Some(lowest) = best.iter_mut().find(|s| **s == floor) {
+                            *lowest = score;
+                        }
+                        floor = best.iter().copied().fold(f64::INFINITY, f64::min);
+                    }
+                }
+            }
         }
-        seen.clear();
-        if scored.len() <= limit {
-            return None;
+        let theta = floor * (1.0 - BOUND_SLACK) - 2.0 * SCORE_ROUNDING;
+        let mut candidates: Vec<ToolId> = Vec::new();
+        for (tool, slot) in total.iter_mut().enumerate() {
+            let value = std::mem::take(slot);
+            if matched > limit
+                && value > 0.0
+                && is_eligible(tool)
+                && value * max_multiplier * (1.0 + BOUND_SLACK) >= theta
+                && value * multiplier(tool as ToolId) * (1.0 + BOUND_SLACK) >= theta
+            {
+                candidates.push(tool as ToolId);
+            }
         }
-        scored.select_nth_unstable_by(limit - 1, |a, b| b.0.total_cmp(&a.0));
-        let theta = scored[limit - 1].0 * (1.0 - BOUND_SLACK) - 2.0 * SCORE_ROUNDING;
-        let mut candidates: Vec<ToolId> = scored
-            .iter()
-            .filter(|(score, _)| score * (1.0 + BOUND_SLACK) >= theta)
-            .map(|&(_, tool)| tool)
-            .collect();
-        candidates.sort_unstable();
-        Some(candidates)
+        // No tool can be ruled out when no more than `limit` match.
+        (matched > limit).then_some(candidates)
     }
 }
 
@@ -712,7 +740,7 @@ struct TermPlan<'a> {
     idf: f64,
     /// Whether the term's idf counts toward coverage.
     counts_for_coverage: bool,
-    rows: &'a [(ToolId, [f64; N_FIELDS])],
+    fields: FieldLists<'a>,
     postings: &'a CombinedPostings,
 }
 
@@ -734,58 +762,81 @@ fn accumulate(slot: &mut [f64; N_FIELDS], row: &[f64; N_FIELDS], plan: &TermPlan
     }
 }
 
-/// Scores every eligible tool of every term, terms in sorted order.
-fn score_all(plans: &[TermPlan<'_>], eligible: &[bool], k1: f64, scratch: &mut Scratch) {
-    for plan in plans {
-        for (tool, row) in plan.rows {
-            if !eligible.get(*tool as usize).copied().unwrap_or(false) {
-                continue;
-            }
-            accumulate(scratch.touch(*tool), row, plan, k1);
+impl FieldedBm25 {
+    /// Scores every eligible tool of every term, terms in sorted order.
+    fn score_all(&self, plans: &[TermPlan<'_>], eligible: &[bool], scratch: &mut Scratch) {
+        let k1 = self.config.k1;
+        for plan in plans {
+            self.for_each_row(&plan.fields, |tool, row| {
+                if eligible.get(tool as usize).copied().unwrap_or(false) {
+                    accumulate(scratch.touch(tool), row, plan, k1);
+                    if plan.counts_for_coverage {
+                        scratch.covered[tool as usize] += plan.idf;
+                    }
+                }
+            });
             if plan.counts_for_coverage {
-                scratch.covered[*tool as usize] += plan.idf;
+                scratch.own_idf_total += plan.idf;
             }
-        }
-        if plan.counts_for_coverage {
-            scratch.own_idf_total += plan.idf;
         }
     }
-}
 
-/// Scores only `candidates` (sorted, eligible), with exactly the operations, in exactly the
-/// order, that [`score_all`] applies to them.
-fn score_candidates(plans: &[TermPlan<'_>], candidates: &[ToolId], k1: f64, scratch: &mut Scratch) {
-    for plan in plans {
-        let tools = &plan.postings.tools;
-        let mut pos = 0;
-        for &tool in candidates {
-            pos += gallop(&tools[pos..], tool);
-            let (Some(&found), Some((_, row))) = (tools.get(pos), plan.rows.get(pos)) else {
-                break;
-            };
-            if found == tool {
-                accumulate(scratch.touch(tool), row, plan, k1);
-                if plan.counts_for_coverage {
-                    scratch.covered[tool as usize] += plan.idf;
+    /// Scores only `candidates` (sorted, eligible), with exactly the operations, in exactly
+    /// the order, that [`FieldedBm25::score_all`] applies to them: each candidate's row is
+    /// looked up in the field lists instead of merged.
+    fn score_candidates(
+        &self,
+        plans: &[TermPlan<'_>],
+        candidates: &[ToolId],
+        scratch: &mut Scratch,
+    ) {
+        let k1 = self.config.k1;
+        for plan in plans {
+            let mut cursors = [0usize; N_FIELDS];
+            let tools = &plan.postings.tools;
+            let mut at = 0usize;
+            for &tool in candidates {
+                // Most candidates lack most terms: the merged list says so with one search.
+                at += gallop(&tools[at.min(tools.len())..], tool, |&t| t);
+                if tools.get(at) != Some(&tool) {
+                    continue;
+                }
+                let mut row = [0.0; N_FIELDS];
+                let mut found = false;
+                for (field_idx, list) in plan.fields.iter().enumerate() {
+                    let cursor = &mut cursors[field_idx];
+                    *cursor += gallop(&list[(*cursor).min(list.len())..], tool, |e| e.0);
+                    if let Some(&(head, tf)) = list.get(*cursor) {
+                        if head == tool {
+                            row[field_idx] = self.part(field_idx, tool, tf);
+                            found = true;
+                        }
+                    }
+                }
+                if found {
+                    accumulate(scratch.touch(tool), &row, plan, k1);
+                    if plan.counts_for_coverage {
+                        scratch.covered[tool as usize] += plan.idf;
+                    }
                 }
             }
-        }
-        if plan.counts_for_coverage {
-            scratch.own_idf_total += plan.idf;
+            if plan.counts_for_coverage {
+                scratch.own_idf_total += plan.idf;
+            }
         }
     }
 }
 
-/// The number of leading entries of sorted `tools` below `tool` (exponential, then binary
-/// search).
-fn gallop(tools: &[ToolId], tool: ToolId) -> usize {
+/// The number of leading entries (sorted by tool) whose tool is below `tool` (exponential,
+/// then binary search: cheap when the answer is near the start).
+fn gallop<T>(entries: &[T], tool: ToolId, tool_of: impl Fn(&T) -> ToolId) -> usize {
     let mut bound = 1;
-    while bound < tools.len() && tools[bound] < tool {
+    while bound < entries.len() && tool_of(&entries[bound]) < tool {
         bound *= 2;
     }
     let start = bound / 2;
-    let end = tools.len().min(bound + 1);
-    start + tools[start..end].partition_point(|&t| t < tool)
+    let end = entries.len().min(bound + 1);
+    start + entries[start..end].partition_point(|e| tool_of(e) < tool)
 }
 
 /// Sorts by score (rounded to [`SCORE_ROUNDING`]) descending, then `ToolId` ascending.
