@@ -14,6 +14,7 @@ use std::path::Path;
 use crate::catalog::{Catalog, SourceFile};
 use crate::error::{Error, Reason, Result};
 use crate::limits::MAX_REQUEST_BYTES;
+use crate::lines::Input;
 use crate::retrieve::DEFAULT_RETRIEVER;
 use crate::{eval, lint, wire, Engine};
 
@@ -462,21 +463,37 @@ pub fn serve_line(engine: &Engine, line: &[u8]) -> String {
 
 /// Discards input up to and including the next newline (or EOF) without keeping it, so an
 /// endless line costs no memory.
-fn serve(engine: &Engine, stdin: &mut dyn BufRead, stdout: &mut dyn Write) -> Result<()> {
+fn serve(engine: &Engine, stdin: &mut dyn Input, stdout: &mut dyn Write) -> Result<()> {
+    // Answers wait in a buffer while further requests are already read in (a pipelined client)
+    // and are flushed before the server could block on its input: an interactive client
+    // still gets each answer at once.
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, stdout);
     let mut line = Vec::new();
     loop {
         let read = crate::lines::read_capped(stdin, MAX_REQUEST_BYTES, &mut line).map_err(|e| {
+            // What was answered is still delivered (best effort: the read error is the news).
+            let _ = stdout.flush();
             Error::new(Reason::ReadRequestFailed, format!("cannot read stdin: {e}"))
         })?;
         // An oversized line holds its first limit + 1 bytes, so it is answered exactly like
         // single-shot, which reads one byte over the limit.
         let answer = match read {
-            crate::lines::Line::Eof => return Ok(()),
+            crate::lines::Line::Eof => {
+                return stdout.flush().map_err(|e| {
+                    Error::new(Reason::OutputFailed, format!("cannot write stdout: {e}"))
+                })
+            }
             crate::lines::Line::Fits | crate::lines::Line::Oversized => serve_line(engine, &line),
         };
         stdout
             .write_all(answer.as_bytes())
-            .and_then(|()| stdout.flush())
+            .and_then(|()| {
+                if stdin.has_buffered() {
+                    Ok(())
+                } else {
+                    stdout.flush()
+                }
+            })
             .map_err(|e| Error::new(Reason::OutputFailed, format!("cannot write stdout: {e}")))?;
     }
 }
@@ -530,7 +547,7 @@ fn import_catalog(
 
 fn execute(
     invocation: Invocation,
-    stdin: &mut dyn BufRead,
+    stdin: &mut dyn Input,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<Option<String>> {
@@ -636,7 +653,7 @@ fn execute(
 /// Runs the program with `argv`; returns the exit code.
 pub fn run(
     argv: Vec<OsString>,
-    stdin: &mut dyn BufRead,
+    stdin: &mut dyn Input,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> u8 {

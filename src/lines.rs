@@ -2,7 +2,26 @@
 //! is reported as oversized and the rest of it is skipped without being stored, so no input
 //! line can make the process hold more than the cap in memory.
 
-use std::io::{BufRead, ErrorKind, Read};
+use std::io::{BufRead, BufReader, ErrorKind, Read};
+
+/// Buffered input that can tell whether the next line is already in memory, so a server can
+/// hold its answers back while requests are queued and flush before it would wait for more.
+pub trait Input: BufRead {
+    /// Returns true if and only if a read would find bytes without touching the source.
+    fn has_buffered(&self) -> bool;
+}
+
+impl<R: Read> Input for BufReader<R> {
+    fn has_buffered(&self) -> bool {
+        !self.buffer().is_empty()
+    }
+}
+
+impl Input for &[u8] {
+    fn has_buffered(&self) -> bool {
+        !self.is_empty()
+    }
+}
 
 /// One line read by [`read_capped`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

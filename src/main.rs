@@ -2,8 +2,8 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let stdin = std::io::stdin();
-    let mut stdin = stdin.lock();
+    // Our own buffer (not the locked stdin's) so `serve` can see whether requests are queued.
+    let mut stdin = std::io::BufReader::with_capacity(1 << 16, std::io::stdin().lock());
     let stdout = std::io::stdout();
     let mut stdout = stdout.lock();
     let stderr = std::io::stderr();

@@ -58,3 +58,42 @@ fn serve_survives_an_oversized_line_and_ends_at_eof() {
     let empty = ts(&["serve"]).stdin("").run();
     assert_eq!((empty.code, empty.stdout.as_str()), (0, ""));
 }
+
+/// Answers queued behind further requests may be batched, but an answer is never held back
+/// while the server waits for input: a client that sends one line and waits gets its answer.
+#[test]
+fn serve_answers_an_interactive_client_line_by_line() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    use std::sync::mpsc::channel;
+    use std::time::Duration;
+
+    let mut child = ts(&["serve"])
+        .raw()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn toolsearch serve");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let (sender, lines) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if sender.send(line.expect("read an answer")).is_err() {
+                break;
+            }
+        }
+    });
+    for query in ["发送消息", "list events", "撤回那条消息"] {
+        let request = json!({"version":"tool-search.v1","query":query}).to_string() + "\n";
+        stdin.write_all(request.as_bytes()).expect("send");
+        stdin.flush().expect("flush");
+        let answer = lines
+            .recv_timeout(Duration::from_secs(30))
+            .unwrap_or_else(|_| panic!("no answer to `{query}` while the client waits"));
+        assert!(answer.contains("\"strategy\""), "{answer}");
+    }
+    drop(stdin);
+    assert!(child.wait().expect("wait").success());
+}
