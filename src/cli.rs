@@ -15,7 +15,7 @@ use crate::catalog::{Catalog, SourceFile};
 use crate::error::{Error, Reason, Result};
 use crate::limits::MAX_REQUEST_BYTES;
 use crate::lines::Input;
-use crate::retrieve::DEFAULT_RETRIEVER;
+use crate::retrieve::{Retriever, DEFAULT_RETRIEVER};
 use crate::{eval, lint, wire, Engine};
 
 const USAGE: &str = "\
@@ -464,6 +464,20 @@ pub fn serve_line(engine: &Engine, line: &[u8]) -> String {
 /// Discards input up to and including the next newline (or EOF) without keeping it, so an
 /// endless line costs no memory.
 fn serve(engine: &Engine, stdin: &mut dyn Input, stdout: &mut dyn Write) -> Result<()> {
+    // A second thread builds the index and the retriever's caches while requests are read
+    // and answered (answers never depend on it: caches are pure functions of the catalog);
+    // it stops early when the input ends.
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        // Warming is optional: if no thread can be started, the caches fill on first use.
+        let _ = std::thread::Builder::new().spawn_scoped(scope, || Retriever::warm(engine, &stop));
+        let served = serve_lines(engine, stdin, stdout);
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        served
+    })
+}
+
+fn serve_lines(engine: &Engine, stdin: &mut dyn Input, stdout: &mut dyn Write) -> Result<()> {
     // Answers wait in a buffer while further requests are already read in (a pipelined client)
     // and are flushed before the server could block on its input: an interactive client
     // still gets each answer at once.

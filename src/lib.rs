@@ -194,6 +194,13 @@ impl Retriever for Engine {
     fn search(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<retrieve::Hit> {
         self.retriever().search(query, eligible, limit)
     }
+
+    /// Builds the index (if not yet built) and warms the retriever's caches.
+    fn warm(&self, stop: &std::sync::atomic::AtomicBool) {
+        if !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            self.retriever().warm(stop);
+        }
+    }
 }
 
 /// `Engine::new` checked the name against the registry that `retrieve::build` matches on.

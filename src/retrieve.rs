@@ -39,6 +39,9 @@ pub trait Retriever: Send + Sync {
     fn name(&self) -> &'static str;
     /// The best `limit` eligible tools for `query`, in the total order described above.
     fn search(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit>;
+    /// Fills the retriever's query-independent caches ahead of use, until done or `stop` is
+    /// set (a long-running server calls it from a second thread). Never changes an answer.
+    fn warm(&self, _stop: &std::sync::atomic::AtomicBool) {}
 }
 
 /// The retriever used when none is named.
@@ -316,6 +319,19 @@ impl FieldedBm25 {
 impl Retriever for FieldedBm25 {
     fn name(&self) -> &'static str {
         self.name
+    }
+
+    /// Builds every term's merged postings (otherwise built on a term's first use).
+    fn warm(&self, stop: &std::sync::atomic::AtomicBool) {
+        if !self.config.bm25f {
+            return;
+        }
+        for term in 0..self.combined.len() {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                return;
+            }
+            self.combined_postings(term as u32);
+        }
     }
 
     fn search(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit> {
