@@ -53,11 +53,28 @@ impl Field {
 }
 
 /// All indexed terms, sorted, in one string; a term's id is its position.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct TermTable {
     text: Cow<'static, str>,
     /// Start of each term in `text`, plus the end.
     offsets: Vec<u32>,
+    /// An optional hash table of term ids (open addressing, FNV-1a, `u32::MAX` = empty), built
+    /// by [`TermTable::build_lookup`] for long-running processes; lookups are the same without.
+    lookup: std::sync::OnceLock<Vec<u32>>,
+}
+
+impl PartialEq for TermTable {
+    fn eq(&self, other: &TermTable) -> bool {
+        self.text == other.text && self.offsets == other.offsets
+    }
+}
+
+impl Eq for TermTable {}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 impl TermTable {
@@ -72,7 +89,25 @@ impl TermTable {
         TermTable {
             text: Cow::Owned(text),
             offsets,
+            lookup: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Builds the hash table that makes [`TermTable::id`] one probe instead of a binary search
+    /// (worth it when many queries follow; the answer is the same either way).
+    pub fn build_lookup(&self) {
+        self.lookup.get_or_init(|| {
+            let slots = (self.len() * 2).next_power_of_two().max(2);
+            let mut table = vec![u32::MAX; slots];
+            for id in 0..self.len() {
+                let mut slot = fnv1a(self.term(id as u32).as_bytes()) as usize & (slots - 1);
+                while table[slot] != u32::MAX {
+                    slot = (slot + 1) & (slots - 1);
+                }
+                table[slot] = id as u32;
+            }
+            table
+        });
     }
 
     pub fn len(&self) -> usize {
@@ -88,8 +123,20 @@ impl TermTable {
         &self.text[self.offsets[idx] as usize..self.offsets[idx + 1] as usize]
     }
 
-    /// The id of `term`, if the catalog uses it.
+    /// The id of `term`, if the catalog uses it (one hash probe once
+    /// [`TermTable::build_lookup`] ran, else a binary search).
     pub fn id(&self, term: &str) -> Option<u32> {
+        if let Some(table) = self.lookup.get() {
+            let mask = table.len() - 1;
+            let mut slot = fnv1a(term.as_bytes()) as usize & mask;
+            loop {
+                match table[slot] {
+                    u32::MAX => return None,
+                    id if self.term(id) == term => return Some(id),
+                    _ => slot = (slot + 1) & mask,
+                }
+            }
+        }
         let (mut lo, mut hi) = (0usize, self.len());
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
@@ -321,6 +368,7 @@ impl Index {
         let terms = TermTable {
             text: Cow::Borrowed(text),
             offsets,
+            lookup: std::sync::OnceLock::new(),
         };
         let n_fields = reader.u32()? as usize;
         if n_fields != N_FIELDS {
@@ -599,6 +647,35 @@ mod tests {
     use super::*;
     use crate::catalog::SourceFile;
     use crate::text::AnalyzerConfig;
+
+    /// With or without the hash table, every term (and every non-term) gets the same answer.
+    #[test]
+    fn invariant_term_lookup_table_agrees_with_binary_search() {
+        let words = [
+            "",
+            "#发",
+            "#发送",
+            "a",
+            "ab",
+            "send",
+            "send_message",
+            "发送",
+            "消息",
+            "群",
+        ];
+        let table = TermTable::from_sorted(&words);
+        let probes = [
+            "", "#发", "b", "sen", "send", "sendx", "消", "消息", "群聊", "zzz", "#",
+        ];
+        let before: Vec<Option<u32>> = probes.iter().map(|p| table.id(p)).collect();
+        table.build_lookup();
+        let after: Vec<Option<u32>> = probes.iter().map(|p| table.id(p)).collect();
+        assert_eq!(before, after);
+        for (id, word) in words.iter().enumerate() {
+            assert_eq!(table.id(word), Some(id as u32), "{word}");
+        }
+        assert_eq!(table.id("b"), None);
+    }
 
     /// The index is the same, byte for byte, however many chunks analysed the tools.
     #[test]

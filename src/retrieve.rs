@@ -321,8 +321,10 @@ impl Retriever for FieldedBm25 {
         self.name
     }
 
-    /// Builds every term's merged postings (otherwise built on a term's first use).
+    /// Builds the term lookup table and every term's merged postings (otherwise built on a
+    /// term's first use).
     fn warm(&self, stop: &std::sync::atomic::AtomicBool) {
+        self.index.terms.build_lookup();
         if !self.config.bm25f {
             return;
         }
