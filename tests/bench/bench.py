@@ -141,7 +141,8 @@ def main():
     qs = queries()
     per = serve_per_query([], qs * (2 if QUICK else 5), 3 if QUICK else 5)[0]
     med = statistics.median(per)
-    print(f"{'warm query in serve, embedded catalog':<48} {fmt_ms(per)}  = {1/med:,.0f} queries/s")
+    lo, hi = min(per), max(per)
+    print(f"{'warm query in serve, embedded catalog':<48} {med*1e6:.1f} µs (min {lo*1e6:.1f}, max {hi*1e6:.1f}, n={len(per)})  = {1/med:,.0f} queries/s")
 
     with tempfile.TemporaryDirectory() as tmp:
         sizes = [1_000, 10_000] if QUICK else [1_000, 10_000, 100_000]
