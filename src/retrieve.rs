@@ -1,8 +1,13 @@
 //! Lexical retrieval behind the [`Retriever`] trait, and the registry of retrievers by name.
 //!
-//! The default, `fielded_bm25`, scores each tool as a weighted sum of per-field BM25 over
-//! identity / summary / description / parameters (use_when is not indexed by default: see
-//! docs/adr). Alternatives exist so `toolsearch eval --compare` can measure choices.
+//! The default, `fielded_bm25`, scores each tool with BM25F over identity / summary /
+//! description / parameters / use_when (weighted term frequencies summed over fields, saturated
+//! once; docs/adr/0003), times intent multipliers (destructive 0005, read-only 0008).
+//! Alternatives exist so `toolsearch eval --compare` can measure choices.
+//!
+//! Speed without a changed bit: per-term merged postings are cached ([`FieldedBm25::warm`]
+//! fills them ahead); `FieldedBm25::prune` keeps only the tools that can reach the cut and
+//! scores just those field by field, with the same operations in the same order.
 //!
 //! **Invariants**
 //! - A retriever never returns an ineligible tool, nor a tool with a zero score.
@@ -86,7 +91,7 @@ pub struct Bm25Config {
     pub weights: [f64; N_FIELDS],
     pub k1: f64,
     pub b: f64,
-    /// Index every field's text as one field (weights[0] is its weight).
+    /// Index every field's text as one field (`weights[0]` is its weight).
     pub single_field: bool,
     /// Query-term weight of lexicon expansions relative to the user's own terms (0 = off).
     pub expansion_weight: f64,
@@ -105,7 +110,7 @@ pub struct Bm25Config {
     /// per-field BM25 scores.
     pub bm25f: bool,
     /// Skip tools that provably cannot reach the top `limit` (BM25F only; exact: the same
-    /// hits and bits as scoring every tool, see [`FieldedBm25::prune`]). A speed switch, not a
+    /// hits and bits as scoring every tool, see `FieldedBm25::prune`). A speed switch, not a
     /// ranking knob: off only to test that it changes nothing.
     pub prune: bool,
 }
