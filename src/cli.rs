@@ -464,20 +464,33 @@ pub fn serve_line(engine: &Engine, line: &[u8]) -> String {
 /// Discards input up to and including the next newline (or EOF) without keeping it, so an
 /// endless line costs no memory.
 fn serve(engine: &Engine, stdin: &mut dyn Input, stdout: &mut dyn Write) -> Result<()> {
-    // A second thread builds the index and the retriever's caches while requests are read
-    // and answered (answers never depend on it: caches are pure functions of the catalog);
-    // it stops early when the input ends.
+    // Once a request has built the index (never before: a session of inspects builds none), a
+    // second thread fills the retriever's caches while requests are answered; answers never
+    // depend on it (the caches are pure functions of the catalog). It stops when input ends.
     let stop = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
-        // Warming is optional: if no thread can be started, the caches fill on first use.
-        let _ = std::thread::Builder::new().spawn_scoped(scope, || Retriever::warm(engine, &stop));
-        let served = serve_lines(engine, stdin, stdout);
+        let mut warming = false;
+        let mut start_warming = || {
+            if !warming && engine.has_retriever() {
+                warming = true;
+                // Optional: if no thread can be started, the caches fill on first use.
+                let _ = std::thread::Builder::new()
+                    .spawn_scoped(scope, || Retriever::warm(engine, &stop));
+            }
+        };
+        let served = serve_lines(engine, stdin, stdout, &mut start_warming);
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         served
     })
 }
 
-fn serve_lines(engine: &Engine, stdin: &mut dyn Input, stdout: &mut dyn Write) -> Result<()> {
+/// The serve loop; `after_answer` runs after each answer is written.
+fn serve_lines(
+    engine: &Engine,
+    stdin: &mut dyn Input,
+    stdout: &mut dyn Write,
+    after_answer: &mut dyn FnMut(),
+) -> Result<()> {
     // Answers wait in a buffer while further requests are already read in (a pipelined client)
     // and are flushed before the server could block on its input: an interactive client
     // still gets each answer at once.
@@ -509,6 +522,7 @@ fn serve_lines(engine: &Engine, stdin: &mut dyn Input, stdout: &mut dyn Write) -
                 }
             })
             .map_err(|e| Error::new(Reason::OutputFailed, format!("cannot write stdout: {e}")))?;
+        after_answer();
     }
 }
 

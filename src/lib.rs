@@ -134,6 +134,11 @@ impl Engine {
         &self.catalog
     }
 
+    /// Returns true if and only if the retriever (and its index) exists already.
+    pub fn has_retriever(&self) -> bool {
+        self.retriever.get().is_some()
+    }
+
     pub fn retriever(&self) -> &dyn Retriever {
         self.retriever
             .get_or_init(|| {
@@ -195,7 +200,7 @@ impl Retriever for Engine {
         self.retriever().search(query, eligible, limit)
     }
 
-    /// Builds the index (if not yet built) and warms the retriever's caches.
+    /// Warms the retriever's caches (building the index first if needed).
     fn warm(&self, stop: &std::sync::atomic::AtomicBool) {
         if !stop.load(std::sync::atomic::Ordering::Relaxed) {
             self.retriever().warm(stop);
