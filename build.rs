@@ -158,7 +158,7 @@ fn han_dictionary(manifest: &std::path::Path, out_dir: &std::path::Path) {
     std::fs::write(out_dir.join("han_dictionary.rs"), code).expect("write han_dictionary.rs");
 }
 
-/// FNV-1a (32 bit) of a dictionary key; `text::han::key_hash` must compute the same.
+/// FNV-1a (32 bit) of a dictionary key; `text::fnv1a` (`text::han`) must compute the same.
 fn han_key_hash(bytes: &[u8]) -> u32 {
     let mut hash: u32 = 0x811c_9dc5;
     for &byte in bytes {

@@ -276,12 +276,13 @@ fn score_case(case: &QrelsCase, result: &CaseResult) -> CaseScores {
     }
 }
 
-fn ratio(numerator: f64, denominator: usize) -> f64 {
+/// `numerator / denominator` as reported (rounded by [`respond::round_figure`]); 0 when there
+/// is nothing to divide by.
+pub(crate) fn ratio(numerator: f64, denominator: usize) -> f64 {
     if denominator == 0 {
         0.0
     } else {
-        // Round to 1e-6 so reports stay short and stable.
-        ((numerator / denominator as f64) * 1e6).round() / 1e6
+        respond::round_figure(numerator / denominator as f64)
     }
 }
 

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::catalog::{Catalog, ToolEntry, ToolId};
-use crate::text::Analyzer;
+use crate::text::{fnv1a, Analyzer};
 
 /// The indexed fields of a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -58,7 +58,7 @@ pub struct TermTable {
     text: Cow<'static, str>,
     /// Start of each term in `text`, plus the end.
     offsets: Vec<u32>,
-    /// An optional hash table of term ids (open addressing, FNV-1a, `u32::MAX` = empty), built
+    /// An optional hash table of term ids (open addressing, `text::fnv1a`, `u32::MAX` = empty), built
     /// by [`TermTable::build_lookup`] for long-running processes; lookups are the same without.
     lookup: std::sync::OnceLock<Vec<u32>>,
 }
@@ -70,12 +70,6 @@ impl PartialEq for TermTable {
 }
 
 impl Eq for TermTable {}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
-        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
 
 impl TermTable {
     fn from_sorted(terms: &[&str]) -> TermTable {

@@ -17,12 +17,6 @@ impl<R: Read> Input for BufReader<R> {
     }
 }
 
-impl Input for &[u8] {
-    fn has_buffered(&self) -> bool {
-        !self.is_empty()
-    }
-}
-
 /// One line read by [`read_capped`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Line {

@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 
 use crate::catalog::{cli_key, Catalog, ToolEntry, ToolId};
 use crate::error::{Error, Reason, Result};
-use crate::eval::cut_query;
+use crate::eval::{cut_query, ratio};
 use crate::filter::Filters;
 use crate::limits::MAX_LIMIT;
 use crate::text::{Analyzer, AnalyzerConfig};
@@ -102,14 +102,6 @@ pub fn run(catalog: Catalog, retriever: &str, args: &LintArgs) -> Result<LintOut
         text,
         below_threshold,
     })
-}
-
-fn ratio(numerator: usize, denominator: usize) -> f64 {
-    if denominator == 0 {
-        0.0
-    } else {
-        ((numerator as f64 / denominator as f64) * 1e6).round() / 1e6
-    }
 }
 
 fn non_blank(text: Option<&str>) -> Option<&str> {
@@ -304,7 +296,7 @@ fn near_duplicates(
                         catalog.tools()[a].def.canonical_path.clone(),
                         catalog.tools()[b].def.canonical_path.clone(),
                     ],
-                    similarity: (similarity * 1e6).round() / 1e6,
+                    similarity: respond::round_figure(similarity),
                 });
             }
         }
@@ -338,8 +330,8 @@ impl Tally {
     fn findability(&self) -> Findability {
         Findability {
             probes: self.probes,
-            rank1: ratio(self.rank1, self.probes),
-            top5: ratio(self.top, self.probes),
+            rank1: ratio(self.rank1 as f64, self.probes),
+            top5: ratio(self.top as f64, self.probes),
             not_found: self.not_found,
         }
     }

@@ -22,8 +22,9 @@ fn cut(text: &str, max: usize) -> (String, bool) {
     }
 }
 
-/// Rounds an explain figure to 1e-6 so last-ulp differences of `ln` never show.
-fn explain_round(value: f64) -> f64 {
+/// Rounds a reported figure (explain scores, eval and lint ratios) to 1e-6, so reports stay
+/// short and last-ulp differences of `ln` never show. The one place figures are rounded.
+pub fn round_figure(value: f64) -> f64 {
     (value * 1e6).round() / 1e6
 }
 
@@ -49,14 +50,14 @@ fn reference(
     let agent_summary = cut_field(&tool.def.agent_summary, "agent_summary");
     let score_breakdown = match (&candidate.hit, explain) {
         (Some(hit), true) => Some(ScoreBreakdown {
-            total: explain_round(hit.score),
+            total: round_figure(hit.score),
             fields: Field::ALL
                 .iter()
                 .zip(hit.fields.iter())
-                .map(|(field, &score)| (field.as_str().to_string(), explain_round(score)))
+                .map(|(field, &score)| (field.as_str().to_string(), round_figure(score)))
                 .collect::<BTreeMap<_, _>>(),
             multiplier: hit.multiplier,
-            coverage: explain_round(hit.coverage),
+            coverage: round_figure(hit.coverage),
         }),
         _ => None,
     };

@@ -16,6 +16,8 @@
 
 mod han;
 
+pub use han::fnv1a;
+
 use std::borrow::Cow;
 
 use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};

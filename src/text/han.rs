@@ -78,6 +78,12 @@ mod dictionary {
     }
 }
 
+/// FNV-1a (32 bit) of `bytes`: the hash of the dictionary's key table, and of any other
+/// in-memory table of strings (the term table's optional lookup).
+pub fn fnv1a(bytes: &[u8]) -> u32 {
+    dictionary::hash_bytes(dictionary::HASH_START, bytes)
+}
+
 /// Returns true if and only if jieba treats `ch` as part of a Han block.
 fn is_jieba_han(ch: char) -> bool {
     matches!(ch,
