@@ -265,24 +265,7 @@ fn invariant_serve_equals_single_shot_on_the_embedded_catalog() {
         json!({"version":"schema-inspect.v1","canonical_path":"calendar rsvp","expected_source_hash":surface,"expected_surface_hash":surface}).to_string(),
         json!({"version":"schema-inspect.v1","canonical_path":"calendar rsvp"}).to_string(),
     ]);
-    let served = ts(&["serve"]).stdin(requests.join("\n") + "\n").run();
-    assert_eq!((served.code, served.stderr.as_str()), (0, ""));
-    let lines: Vec<&str> = served.stdout.split_inclusive('\n').collect();
-    assert_eq!(lines.len(), requests.len());
-    for (request, line) in requests.iter().zip(lines) {
-        let command = if request.contains("schema-inspect.v1") {
-            "inspect"
-        } else {
-            "search"
-        };
-        let single = ts(&[command, "--request-json", "-"]).stdin(request).run();
-        let expected = if single.code == 0 {
-            single.stdout
-        } else {
-            single.stderr
-        };
-        assert_eq!(line, expected, "{request}");
-    }
+    assert_serve_equals_single_shot(None, &requests);
 }
 
 /// formats.md §2: any change of indexed or inspected content changes `source_hash` (and not
@@ -389,18 +372,7 @@ fn invariant_release_builds_read_floats_like_test_builds() {
     );
     let catalog = fixture("floats/catalog.json");
     let (source, surface) = hashes(Some(&catalog));
-    let spec = ts(&[
-        "inspect",
-        "num.scale",
-        "--catalog",
-        &catalog,
-        "--expected-source-hash",
-        &source,
-        "--expected-surface-hash",
-        &surface,
-    ])
-    .run()
-    .json();
+    let spec = inspect_with_hashes(Some(&catalog), "num.scale", &source, &surface).json();
     let factor = &spec["tool_spec"]["parameters"]["factor"];
     assert_eq!(factor["default"].to_string(), "-3.5233447033367527e-147");
     assert_eq!(factor["enum"][0].to_string(), "2.638344616030823e-256");

@@ -12,10 +12,9 @@ fn read_json(path: &str) -> Value {
     serde_json::from_str(&text).expect("fixture is JSON")
 }
 
-/// Imports `input`, checks success (catalog on stdout, nothing or skip lines on stderr) and
-/// returns the catalog text.
-fn import_ok(from: &str, product: &str, input: &str) -> Run {
-    let run = ts(&[
+/// `catalog import --from FROM --product PRODUCT INPUT`.
+fn import(from: &str, product: &str, input: &str) -> Cmd {
+    ts(&[
         "catalog",
         "import",
         "--from",
@@ -24,7 +23,12 @@ fn import_ok(from: &str, product: &str, input: &str) -> Run {
         product,
         input,
     ])
-    .run();
+}
+
+/// Imports `input`, checks success (catalog on stdout, nothing or skip lines on stderr) and
+/// returns the catalog text.
+fn import_ok(from: &str, product: &str, input: &str) -> Run {
+    let run = import(from, product, input).run();
     assert_eq!(run.code, 0, "{run:?}");
     run
 }
@@ -173,17 +177,12 @@ fn mcp_round_trip_verify_search_inspect() {
     }
 
     let (source, surface) = response_hashes(&exact);
-    let spec = ts(&[
-        "inspect",
-        "--catalog",
-        &path,
+    let spec = inspect_with_hashes(
+        Some(&path),
         "bfcl.imdb.find_movies_by_actor",
-        "--expected-source-hash",
         &source,
-        "--expected-surface-hash",
         &surface,
-    ])
-    .run()
+    )
     .json();
     let original = read_json(&input);
     let entry = original["result"]["tools"]
@@ -215,17 +214,9 @@ fn import_is_deterministic_and_independent_of_input_order() {
     let reordered = import_ok("mcp", "bfcl", &path);
     assert_eq!(first.stdout, reordered.stdout);
     // stdin works too.
-    let piped = ts(&[
-        "catalog",
-        "import",
-        "--from",
-        "mcp",
-        "--product",
-        "bfcl",
-        "-",
-    ])
-    .stdin(std::fs::read_to_string(&input).unwrap())
-    .run();
+    let piped = import("mcp", "bfcl", "-")
+        .stdin(std::fs::read_to_string(&input).unwrap())
+        .run();
     assert_eq!(piped, first);
 }
 
@@ -296,116 +287,46 @@ fn import_failures_are_one_error_line() {
     let nothing = dir.write("none.json", "{\"tools\": [{\"name\": 3}]}");
     let wrong_shape = dir.write("shape.json", "{\"functions\": 1}");
     let missing = dir.path().join("absent.json").display().to_string();
-    for (args, reason) in [
-        (
-            vec!["catalog", "import", "--product", "p", &good],
-            "invalid_transport",
-        ),
-        (
-            vec![
-                "catalog",
-                "import",
-                "--from",
-                "xml",
-                "--product",
-                "p",
-                &good,
-            ],
-            "invalid_transport",
-        ),
-        (
-            vec!["catalog", "import", "--from", "openai", "--product", "p"],
-            "invalid_transport",
-        ),
-        (
-            vec![
-                "catalog",
-                "import",
-                "--from",
-                "openai",
-                "--product",
-                "p",
-                "--catalog",
-                &good,
-                &good,
-            ],
-            "invalid_transport",
-        ),
-        (
-            vec![
-                "catalog",
-                "import",
-                "--from",
-                "openai",
-                "--product",
-                "bad id",
-                &good,
-            ],
-            "invalid_import",
-        ),
-        (
-            vec![
-                "catalog",
-                "import",
-                "--from",
-                "openai",
-                "--product",
-                "p",
-                &missing,
-            ],
-            "invalid_import",
-        ),
-        (
-            vec![
-                "catalog",
-                "import",
-                "--from",
-                "openai",
-                "--product",
-                "p",
-                &malformed,
-            ],
-            "invalid_import",
-        ),
-        (
-            vec![
-                "catalog",
-                "import",
-                "--from",
-                "mcp",
-                "--product",
-                "p",
-                &duplicate,
-            ],
-            "invalid_import",
-        ),
-        (
-            vec![
-                "catalog",
-                "import",
-                "--from",
-                "mcp",
-                "--product",
-                "p",
-                &nothing,
-            ],
-            "invalid_import",
-        ),
-        (
-            vec![
-                "catalog",
-                "import",
-                "--from",
-                "openai",
-                "--product",
-                "p",
-                &wrong_shape,
-            ],
-            "invalid_import",
-        ),
+    // Command lines the parser refuses.
+    for args in [
+        vec!["catalog", "import", "--product", "p", &good],
+        vec![
+            "catalog",
+            "import",
+            "--from",
+            "xml",
+            "--product",
+            "p",
+            &good,
+        ],
+        vec!["catalog", "import", "--from", "openai", "--product", "p"],
+        vec![
+            "catalog",
+            "import",
+            "--from",
+            "openai",
+            "--product",
+            "p",
+            "--catalog",
+            &good,
+            &good,
+        ],
     ] {
         let run = ts(&args).run();
-        assert_eq!(run.reason(), reason, "{args:?}");
+        assert_eq!(run.reason(), "invalid_transport", "{args:?}");
         assert_eq!(run.code, 3, "{args:?}");
+    }
+    // Well-formed command lines whose product id or input is bad.
+    for (from, product, input) in [
+        ("openai", "bad id", good.as_str()),
+        ("openai", "p", missing.as_str()),
+        ("openai", "p", malformed.as_str()),
+        ("mcp", "p", duplicate.as_str()),
+        ("mcp", "p", nothing.as_str()),
+        ("openai", "p", wrong_shape.as_str()),
+    ] {
+        let run = import(from, product, input).run();
+        assert_eq!(run.reason(), "invalid_import", "{from} {product} {input}");
+        assert_eq!(run.code, 3, "{from} {product} {input}");
     }
 }

@@ -52,17 +52,7 @@ fn search_then_inspect_by_canonical_cli_path_and_alias() {
         &mini,
         json!({"version":"schema-inspect.v1","canonical_path":"beta.list_events","expected_source_hash":source,"expected_surface_hash":surface}),
     );
-    let by_flags = ts(&[
-        "inspect",
-        "--catalog",
-        &mini,
-        "beta.list_events",
-        "--expected-source-hash",
-        &source,
-        "--expected-surface-hash",
-        &surface,
-    ])
-    .run();
+    let by_flags = inspect_with_hashes(Some(&mini), "beta.list_events", &source, &surface);
     let by_schema = ts(&[
         "schema",
         "beta.list_events",
@@ -156,16 +146,7 @@ fn inspect_validation_errors() {
 #[test]
 fn inspect_on_the_embedded_catalog() {
     let (source, surface) = hashes(None);
-    let response = ts(&[
-        "inspect",
-        "chat message send",
-        "--expected-source-hash",
-        &source,
-        "--expected-surface-hash",
-        &surface,
-    ])
-    .run()
-    .json();
+    let response = inspect_with_hashes(None, "chat message send", &source, &surface).json();
     assert_eq!(response["tool_spec"]["canonical_path"], "chat.send_message");
     assert!(response["tool_spec"]["parameters"]
         .as_object()

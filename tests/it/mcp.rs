@@ -154,17 +154,7 @@ fn mcp_conversation_initialize_list_search_inspect_stale() {
         json!({"canonical_path":"alpha.send_message","expected_source_hash":source,"expected_surface_hash":surface}),
     );
     assert!(!is_error);
-    let single = ts(&[
-        "inspect",
-        "--catalog",
-        &mini,
-        "alpha.send_message",
-        "--expected-source-hash",
-        &source,
-        "--expected-surface-hash",
-        &surface,
-    ])
-    .run();
+    let single = inspect_with_hashes(Some(&mini), "alpha.send_message", &source, &surface);
     assert_eq!(text, without_newline(&single.stdout));
     let spec: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(spec["tool_spec"]["canonical_path"], "alpha.send_message");
@@ -177,17 +167,7 @@ fn mcp_conversation_initialize_list_search_inspect_stale() {
         json!({"canonical_path":"alpha.send_message","expected_source_hash":stale,"expected_surface_hash":surface}),
     );
     assert!(is_error);
-    let single = ts(&[
-        "inspect",
-        "--catalog",
-        &mini,
-        "alpha.send_message",
-        "--expected-source-hash",
-        &stale,
-        "--expected-surface-hash",
-        &surface,
-    ])
-    .run();
+    let single = inspect_with_hashes(Some(&mini), "alpha.send_message", &stale, &surface);
     assert_eq!(single.reason(), "catalog_changed");
     assert_eq!(text, without_newline(&single.stderr));
 

@@ -18,25 +18,7 @@ fn serve_answers_every_line_like_single_shot() {
         json!({"version":"tool-search.v1","subqueries":["发送消息","创建日程"],"limit":3}).to_string(),
         json!({"version":"nope"}).to_string(),
     ];
-    let input = requests.join("\n") + "\n";
-    let served = ts(&["serve", "--catalog", &mini]).stdin(&input).run();
-    assert_eq!(served.code, 0, "{served:?}");
-    assert_eq!(served.stderr, "");
-    let lines: Vec<&str> = served.stdout.split_inclusive('\n').collect();
-    assert_eq!(lines.len(), requests.len());
-    for (request, line) in requests.iter().zip(lines) {
-        let is_inspect = request.contains("schema-inspect.v1");
-        let command = if is_inspect { "inspect" } else { "search" };
-        let single = ts(&[command, "--catalog", &mini, "--request-json", "-"])
-            .stdin(request)
-            .run();
-        let expected = if single.code == 0 {
-            single.stdout
-        } else {
-            single.stderr
-        };
-        assert_eq!(line, expected, "request: {request}");
-    }
+    assert_serve_equals_single_shot(Some(&mini), &requests);
 }
 
 #[test]

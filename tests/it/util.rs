@@ -131,6 +131,57 @@ pub fn search_request(catalog: Option<&str>, request: &serde_json::Value) -> Run
     ts(&args).stdin(request.to_string()).run()
 }
 
+/// `inspect PATH` with both expected hashes as flags (embedded catalog unless `catalog`).
+pub fn inspect_with_hashes(catalog: Option<&str>, path: &str, source: &str, surface: &str) -> Run {
+    let mut args = vec![
+        "inspect",
+        path,
+        "--expected-source-hash",
+        source,
+        "--expected-surface-hash",
+        surface,
+    ];
+    if let Some(catalog) = catalog {
+        args.extend(["--catalog", catalog]);
+    }
+    ts(&args).run()
+}
+
+/// Sends `requests` (one per line) to one `serve` process and asserts that every answer line
+/// is byte-identical to the single-shot `search` / `inspect` answer of its request (stdout on
+/// success, the error line on stderr otherwise).
+pub fn assert_serve_equals_single_shot(catalog: Option<&str>, requests: &[String]) {
+    let with_catalog = |command: &'static str| {
+        let mut args = vec![command];
+        if let Some(catalog) = catalog {
+            args.extend(["--catalog", catalog]);
+        }
+        args
+    };
+    let served = ts(&with_catalog("serve"))
+        .stdin(requests.join("\n") + "\n")
+        .run();
+    assert_eq!((served.code, served.stderr.as_str()), (0, ""), "{served:?}");
+    let lines: Vec<&str> = served.stdout.split_inclusive('\n').collect();
+    assert_eq!(lines.len(), requests.len());
+    for (request, line) in requests.iter().zip(lines) {
+        let command = if request.contains("schema-inspect.v1") {
+            "inspect"
+        } else {
+            "search"
+        };
+        let mut args = with_catalog(command);
+        args.extend(["--request-json", "-"]);
+        let single = ts(&args).stdin(request).run();
+        let expected = if single.code == 0 {
+            single.stdout
+        } else {
+            single.stderr
+        };
+        assert_eq!(line, expected, "request: {request}");
+    }
+}
+
 pub fn mini() -> String {
     fixture("mini")
 }
