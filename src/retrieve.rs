@@ -484,6 +484,7 @@ impl Scratch {
             self.scores = vec![[0.0; N_FIELDS]; n_tools];
             self.covered = vec![0.0; n_tools];
             self.seen = vec![false; n_tools];
+            self.total = vec![0.0; n_tools];
         }
         self.own_idf_total = 0.0;
     }
@@ -676,9 +677,6 @@ impl FieldedBm25 {
     ) -> Option<Vec<ToolId>> {
         if limit == 0 {
             return None;
-        }
-        if scratch.total.len() != self.n_tools {
-            scratch.total = vec![0.0; self.n_tools];
         }
         let total = &mut scratch.total;
         for plan in plans {
