@@ -295,7 +295,8 @@ const LEXICON: &str = include_str!("text/lexicon.txt");
 /// A phrase of the lexicon, in matchable form.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Phrase {
-    /// Contains Han: matched as a substring of the normalized, lower-cased query.
+    /// Contains Han, or no word at all (`?`): matched as a substring of the normalized,
+    /// lower-cased query.
     Han(String),
     /// ASCII words (lower-cased, plural-stemmed): matched as a contiguous word sequence.
     Words(Vec<String>),
@@ -355,10 +356,12 @@ fn lemma(word: String) -> String {
 
 fn phrase(text: &str) -> Phrase {
     let lowered = normalize(text).to_lowercase();
-    if lowered.chars().any(is_han) {
+    let words = plain_words(&lowered);
+    // Han text, and text without any word (a question mark), match as substrings.
+    if lowered.chars().any(is_han) || words.is_empty() {
         Phrase::Han(lowered)
     } else {
-        Phrase::Words(plain_words(&lowered))
+        Phrase::Words(words)
     }
 }
 
@@ -373,6 +376,31 @@ impl PreparedQuery {
         let lowered = normalize(query).to_lowercase();
         let words = plain_words(&lowered);
         PreparedQuery { lowered, words }
+    }
+
+    /// Returns true if and only if `phrase` occurs in the query as an order: at least one
+    /// occurrence is not negated (别删, don't delete) nor told as something that already
+    /// happened (误删, 已经删了).
+    fn contains_order(&self, phrase: &Phrase) -> bool {
+        match phrase {
+            Phrase::Han(text) => {
+                !text.is_empty()
+                    && self.lowered.match_indices(text.as_str()).any(|(at, _)| {
+                        let before = &self.lowered[..at];
+                        !NOT_AN_ORDER_HAN.iter().any(|m| before.ends_with(m))
+                    })
+            }
+            Phrase::Words(words) => {
+                !words.is_empty()
+                    && self
+                        .words
+                        .windows(words.len())
+                        .enumerate()
+                        .any(|(at, window)| {
+                            window == words.as_slice() && !negated_words(&self.words[..at])
+                        })
+            }
+        }
     }
 
     /// Returns true if and only if `phrase` occurs in the query. Han phrases of a single
@@ -516,15 +544,41 @@ impl Lexicon {
 
     /// Returns true if and only if the query contains a cue of destructive intent.
     pub fn has_destructive_intent(&self, query: &PreparedQuery) -> bool {
-        self.destructive.iter().any(|p| query.contains(p, true))
+        self.destructive.iter().any(|p| query.contains_order(p))
     }
 
     /// Returns true if and only if the query only asks to look something up: it holds a cue
     /// of reading (a question, a lookup verb) and none of writing or destroying.
     pub fn has_read_only_intent(&self, query: &PreparedQuery) -> bool {
         self.read.iter().any(|p| query.contains(p, true))
-            && !self.write.iter().any(|p| query.contains(p, true))
+            && !self.write.iter().any(|p| query.contains_order(p))
             && !self.has_destructive_intent(query)
+    }
+}
+
+/// What, right before a Han cue, makes it no order: a negation (别删, 不要发) or a past
+/// mishap or fact (误删, 不小心删了, 已经删了, 已撤销).
+const NOT_AN_ORDER_HAN: &[&str] = &[
+    "别",
+    "不要",
+    "不用",
+    "无需",
+    "不必",
+    "误",
+    "不小心",
+    "已经",
+    "已",
+];
+
+/// Returns true if and only if the words right before an English cue negate it (don't,
+/// do not, never, no need to).
+fn negated_words(before: &[String]) -> bool {
+    match before {
+        [.., a, b] if (a == "don" || a == "didn") && b == "t" => true,
+        [.., a, b] if a == "do" && b == "not" => true,
+        [.., a, b, c] if a == "no" && b == "need" && c == "to" => true,
+        [.., a] => a == "never",
+        _ => false,
     }
 }
 
@@ -757,6 +811,29 @@ mod tests {
         // Destroying is never a lookup, and a bare statement asks nothing.
         assert!(!read_only("which drafts should I delete?"));
         assert!(!read_only("季度预算表"));
+        // A question mark alone asks (it has no word, so it matches as text).
+        assert!(read_only("季度预算表？"));
+        assert!(read_only("Q3 budget sheet?"));
+    }
+
+    #[test]
+    fn a_negated_or_past_cue_is_no_order() {
+        let lexicon = Lexicon::builtin();
+        let destructive = |q: &str| lexicon.has_destructive_intent(&PreparedQuery::new(q));
+        let read_only = |q: &str| lexicon.has_read_only_intent(&PreparedQuery::new(q));
+        // A mishap or a fact told, and a negated order, ask to destroy nothing.
+        assert!(!destructive("我好像误删了一个文件"));
+        assert!(!destructive("不小心删了"));
+        assert!(!destructive("已撤销的审批"));
+        assert!(!destructive("别删，先留着"));
+        assert!(!destructive("don't delete it, just archive"));
+        assert!(!destructive("do not remove anyone"));
+        assert!(read_only("回收站里都有哪些文件？我好像误删了一个"));
+        assert!(read_only("周报已经发了吗？"));
+        // One unmasked occurrence is enough, and "can't" does not negate a wish.
+        assert!(destructive("误删的那个不管，把这个删了"));
+        assert!(destructive("I can't delete this file, do it for me"));
+        assert!(destructive("把刚才那条撤回"));
     }
 
     #[test]
