@@ -101,6 +101,9 @@ pub struct Bm25Config {
     /// Score multiplier for tools that change something (effect write or destructive) when the
     /// query only asks to look something up (1 = off).
     pub read_only_penalty: f64,
+    /// Query-term weight multiplier for the user's terms that occur only in clauses naming
+    /// what must stay untouched ("文字纪要留着"; 1 = off).
+    pub keep_clause_weight: f64,
     /// A hit is confident only if it matched at least this share of the query's idf mass
     /// (0 = every hit with an identity or summary match is confident).
     pub min_coverage: f64,
@@ -138,6 +141,7 @@ impl Bm25Config {
             "expansion_weight" => self.expansion_weight = number()?,
             "destructive_penalty" => self.destructive_penalty = number()?,
             "read_only_penalty" => self.read_only_penalty = number()?,
+            "keep_clause_weight" => self.keep_clause_weight = number()?,
             "min_coverage" => self.min_coverage = number()?,
             "product_boost" => self.product_boost = number()?,
             "single_field" => self.single_field = flag()?,
@@ -183,6 +187,7 @@ impl Bm25Config {
         expansion_weight: 0.2,
         destructive_penalty: 0.3,
         read_only_penalty: 0.5,
+        keep_clause_weight: 0.0,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: true,
@@ -204,6 +209,7 @@ impl Bm25Config {
         expansion_weight: 0.0,
         destructive_penalty: 1.0,
         read_only_penalty: 1.0,
+        keep_clause_weight: 1.0,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: false,
@@ -225,6 +231,7 @@ impl Bm25Config {
         expansion_weight: 0.0,
         destructive_penalty: 1.0,
         read_only_penalty: 1.0,
+        keep_clause_weight: 1.0,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: false,
@@ -321,6 +328,36 @@ impl FieldedBm25 {
     }
 }
 
+impl FieldedBm25 {
+    /// The ids (sorted) of the query's terms that occur only in its clauses naming what must
+    /// stay untouched; empty when the rule is off or there is no such clause.
+    fn kept_only_terms(&self, query: &str) -> Vec<u32> {
+        if self.config.keep_clause_weight == 1.0 {
+            return Vec::new();
+        }
+        let (rest, keep) = Lexicon::builtin().split_keep_clauses(query);
+        if keep.is_empty() {
+            return Vec::new();
+        }
+        let terms = &self.index.terms;
+        let mut in_rest: Vec<u32> = Vec::new();
+        self.analyzer
+            .each_term(&rest, &mut |term| in_rest.extend(terms.id(term)));
+        in_rest.sort_unstable();
+        let mut kept: Vec<u32> = Vec::new();
+        self.analyzer.each_term(&keep, &mut |term| {
+            kept.extend(
+                terms
+                    .id(term)
+                    .filter(|id| in_rest.binary_search(id).is_err()),
+            );
+        });
+        kept.sort_unstable();
+        kept.dedup();
+        kept
+    }
+}
+
 impl Retriever for FieldedBm25 {
     fn name(&self) -> &'static str {
         self.name
@@ -354,10 +391,16 @@ impl Retriever for FieldedBm25 {
             own.extend(terms.id(term));
         });
         let prepared = PreparedQuery::new(query);
+        let kept_only = self.kept_only_terms(query);
         let mut weights: Vec<QueryTerm> = counted(&mut own)
             .map(|(term, qtf)| QueryTerm {
                 term,
-                weight: (1.0 + f64::from(qtf)).ln(),
+                weight: (1.0 + f64::from(qtf)).ln()
+                    * if kept_only.binary_search(&term).is_ok() {
+                        self.config.keep_clause_weight
+                    } else {
+                        1.0
+                    },
                 is_own: true,
             })
             .collect();

@@ -310,6 +310,8 @@ pub struct Lexicon {
     /// Cues of a question or a lookup (`!read`), and of asking for a change (`!write`).
     read: Vec<Phrase>,
     write: Vec<Phrase>,
+    /// Cues of a clause that names what must stay untouched (`!keep`: 留着, keep …).
+    keep: Vec<Phrase>,
     /// Phrases that can trigger a group (Han of ≥ 2 characters, by first character; words, by
     /// first word), as (group, phrase) — a lookup table, so matching costs the query's length,
     /// not the lexicon's.
@@ -433,6 +435,7 @@ impl Lexicon {
                 ("!destructive", &mut lexicon.destructive),
                 ("!read", &mut lexicon.read),
                 ("!write", &mut lexicon.write),
+                ("!keep", &mut lexicon.keep),
             ]
             .into_iter()
             .find_map(|(prefix, list)| line.strip_prefix(prefix).map(|cues| (cues, list)));
@@ -542,6 +545,25 @@ impl Lexicon {
             .any(|group| group.iter().any(|(p, _)| query.contains(p, false)))
     }
 
+    /// Splits a query into the text of its clauses that name what must stay untouched
+    /// ("文字纪要留着", "but keep the event") and the text of all other clauses. Clauses end
+    /// at sentence punctuation and before 但 / but.
+    pub fn split_keep_clauses(&self, query: &str) -> (String, String) {
+        let mut rest = String::new();
+        let mut keep = String::new();
+        for clause in clauses(query) {
+            let prepared = PreparedQuery::new(clause);
+            let target = if self.keep.iter().any(|p| prepared.contains(p, true)) {
+                &mut keep
+            } else {
+                &mut rest
+            };
+            target.push_str(clause);
+            target.push('\n');
+        }
+        (rest, keep)
+    }
+
     /// Returns true if and only if the query contains a cue of destructive intent.
     pub fn has_destructive_intent(&self, query: &PreparedQuery) -> bool {
         self.destructive.iter().any(|p| query.contains_order(p))
@@ -554,6 +576,34 @@ impl Lexicon {
             && !self.write.iter().any(|p| query.contains_order(p))
             && !self.has_destructive_intent(query)
     }
+}
+
+/// The clauses of a text (blank ones left out): split at sentence punctuation, and before 但
+/// and the word "but".
+fn clauses(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (at, ch) in text.char_indices() {
+        let boundary = matches!(
+            ch,
+            '，' | ',' | '。' | '；' | ';' | '！' | '!' | '？' | '?' | '\n' | '—'
+        );
+        let before_but = ch == '但'
+            || (text[at..]
+                .get(..4)
+                .is_some_and(|w| w.eq_ignore_ascii_case("but "))
+                && text[..at].ends_with(' '));
+        if boundary || before_but {
+            if !text[start..at].trim().is_empty() {
+                out.push(&text[start..at]);
+            }
+            start = if boundary { at + ch.len_utf8() } else { at };
+        }
+    }
+    if !text[start..].trim().is_empty() {
+        out.push(&text[start..]);
+    }
+    out
 }
 
 /// What, right before a Han cue, makes it no order: a negation (别删, 不要发) or a past
@@ -814,6 +864,29 @@ mod tests {
         // A question mark alone asks (it has no word, so it matches as text).
         assert!(read_only("季度预算表？"));
         assert!(read_only("Q3 budget sheet?"));
+    }
+
+    #[test]
+    fn keep_clauses_are_split_from_the_request() {
+        let lexicon = Lexicon::builtin();
+        let split = |q: &str| lexicon.split_keep_clauses(q);
+        assert_eq!(
+            split("录像彻底删掉，文字纪要留着"),
+            ("录像彻底删掉\n".to_string(), "文字纪要留着\n".to_string())
+        );
+        assert_eq!(
+            split("Cancel the room I reserved, but keep the interview itself on the calendar"),
+            (
+                "Cancel the room I reserved\n".to_string(),
+                "but keep the interview itself on the calendar\n".to_string()
+            )
+        );
+        // "keeps" (goes on) and a clause without a cue keep nothing.
+        assert_eq!(split("something keeps posting alerts").1, "");
+        assert_eq!(split("把预算表删掉").1, "");
+        assert_eq!(clauses("a,,b — c but d"), ["a", "b ", " c ", "but d"]);
+        assert_eq!(clauses("但"), ["但"]);
+        assert!(clauses("").is_empty());
     }
 
     #[test]
