@@ -381,15 +381,17 @@ impl PreparedQuery {
     }
 
     /// Returns true if and only if `phrase` occurs in the query as an order: at least one
-    /// occurrence is not negated (别删, don't delete) nor told as something that already
-    /// happened (误删, 已经删了).
+    /// occurrence is not negated (别删, don't delete), not told as something that already
+    /// happened (误删, 已经删了) and not half of an A-not-A question (开没开).
     fn contains_order(&self, phrase: &Phrase) -> bool {
         match phrase {
             Phrase::Han(text) => {
                 !text.is_empty()
                     && self.lowered.match_indices(text.as_str()).any(|(at, _)| {
                         let before = &self.lowered[..at];
+                        let after = &self.lowered[at + text.len()..];
                         !NOT_AN_ORDER_HAN.iter().any(|m| before.ends_with(m))
+                            && !a_not_a(text, before, after)
                     })
             }
             Phrase::Words(words) => {
@@ -619,6 +621,19 @@ const NOT_AN_ORDER_HAN: &[&str] = &[
     "已经",
     "已",
 ];
+
+/// Returns true if and only if a Han cue is half of an A-not-A question (开没开, 发没发,
+/// 删不删): asking whether, not ordering.
+fn a_not_a(cue: &str, before: &str, after: &str) -> bool {
+    ["没", "不"].iter().any(|not| {
+        after
+            .strip_prefix(not)
+            .is_some_and(|rest| rest.starts_with(cue))
+            || before
+                .strip_suffix(not)
+                .is_some_and(|rest| rest.ends_with(cue))
+    })
+}
 
 /// Returns true if and only if the words right before an English cue negate it (don't,
 /// do not, never, no need to).
@@ -903,6 +918,9 @@ mod tests {
         assert!(!destructive("do not remove anyone"));
         assert!(read_only("回收站里都有哪些文件？我好像误删了一个"));
         assert!(read_only("周报已经发了吗？"));
+        // An A-not-A question asks whether; it orders nothing.
+        assert!(read_only("群主是谁，开没开入群验证？"));
+        assert!(!read_only("把入群验证开了，群主是谁？"));
         // One unmasked occurrence is enough, and "can't" does not negate a wish.
         assert!(destructive("误删的那个不管，把这个删了"));
         assert!(destructive("I can't delete this file, do it for me"));
