@@ -390,8 +390,7 @@ impl PreparedQuery {
                     && self.lowered.match_indices(text.as_str()).any(|(at, _)| {
                         let before = &self.lowered[..at];
                         let after = &self.lowered[at + text.len()..];
-                        !NOT_AN_ORDER_HAN.iter().any(|m| before.ends_with(m))
-                            && !a_not_a(text, before, after)
+                        !not_an_order_before(before) && !a_not_a(text, before, after)
                     })
             }
             Phrase::Words(words) => {
@@ -621,6 +620,17 @@ const NOT_AN_ORDER_HAN: &[&str] = &[
     "已经",
     "已",
 ];
+
+/// Words that end like a marker of [`NOT_AN_ORDER_HAN`] but are none (分别发 = send to each).
+const NOT_A_MARKER_HAN: &[&str] = &[
+    "分别", "特别", "区别", "类别", "级别", "个别", "告别", "识别", "差别", "性别", "错误", "无误",
+];
+
+/// Returns true if and only if the text right before a Han cue makes it no order.
+fn not_an_order_before(before: &str) -> bool {
+    NOT_AN_ORDER_HAN.iter().any(|m| before.ends_with(m))
+        && !NOT_A_MARKER_HAN.iter().any(|w| before.ends_with(w))
+}
 
 /// Returns true if and only if a Han cue is half of an A-not-A question (开没开, 发没发,
 /// 删不删): asking whether, not ordering.
@@ -921,6 +931,9 @@ mod tests {
         // An A-not-A question asks whether; it orders nothing.
         assert!(read_only("群主是谁，开没开入群验证？"));
         assert!(!read_only("把入群验证开了，群主是谁？"));
+        // A word that merely ends like a marker masks nothing (分别 = to each).
+        assert!(!read_only("分别发给张三和李四，谁还没读？"));
+        assert!(destructive("识别删除"));
         // One unmasked occurrence is enough, and "can't" does not negate a wish.
         assert!(destructive("误删的那个不管，把这个删了"));
         assert!(destructive("I can't delete this file, do it for me"));
