@@ -331,8 +331,8 @@ impl FieldedBm25 {
 impl FieldedBm25 {
     /// The ids (sorted) of the query's terms that occur only in its clauses naming what must
     /// stay untouched; empty when the rule is off or there is no such clause.
-    fn kept_only_terms(&self, query: &str) -> Vec<u32> {
-        if self.config.keep_clause_weight == 1.0 {
+    fn kept_only_terms(&self, query: &str, prepared: &PreparedQuery) -> Vec<u32> {
+        if self.config.keep_clause_weight == 1.0 || !Lexicon::builtin().has_keep_cue(prepared) {
             return Vec::new();
         }
         let (rest, keep) = Lexicon::builtin().split_keep_clauses(query);
@@ -391,7 +391,7 @@ impl Retriever for FieldedBm25 {
             own.extend(terms.id(term));
         });
         let prepared = PreparedQuery::new(query);
-        let kept_only = self.kept_only_terms(query);
+        let kept_only = self.kept_only_terms(query, &prepared);
         let mut weights: Vec<QueryTerm> = counted(&mut own)
             .map(|(term, qtf)| QueryTerm {
                 term,

@@ -565,6 +565,12 @@ impl Lexicon {
         (rest, keep)
     }
 
+    /// Returns true if and only if the query holds a cue of a clause naming what must stay
+    /// untouched (a cheap test before [`Lexicon::split_keep_clauses`]).
+    pub fn has_keep_cue(&self, query: &PreparedQuery) -> bool {
+        self.keep.iter().any(|p| query.contains(p, true))
+    }
+
     /// Returns true if and only if the query contains a cue of destructive intent.
     pub fn has_destructive_intent(&self, query: &PreparedQuery) -> bool {
         self.destructive.iter().any(|p| query.contains_order(p))
