@@ -571,9 +571,25 @@ impl Lexicon {
         self.keep.iter().any(|p| query.contains(p, true))
     }
 
-    /// Returns true if and only if the query contains a cue of destructive intent.
+    /// Returns true if and only if the query contains a cue of destructive intent: a phrase of
+    /// the `!destructive` line, or any phrase (of two characters or more) of a lexicon group
+    /// whose first phrase is one (取消 | … | scrap | kill: its synonyms destroy too).
     pub fn has_destructive_intent(&self, query: &PreparedQuery) -> bool {
         self.destructive.iter().any(|p| query.contains_order(p))
+            || self
+                .groups
+                .iter()
+                .filter(|group| {
+                    group
+                        .first()
+                        .is_some_and(|(p, _)| self.destructive.contains(p))
+                })
+                .any(|group| {
+                    group.iter().any(|(p, _)| {
+                        !matches!(p, Phrase::Han(t) if t.chars().count() < 2)
+                            && query.contains_order(p)
+                    })
+                })
     }
 
     /// Returns true if and only if the query only asks to look something up: it holds a cue
@@ -944,6 +960,11 @@ mod tests {
         assert!(destructive("误删的那个不管，把这个删了"));
         assert!(destructive("I can't delete this file, do it for me"));
         assert!(destructive("把刚才那条撤回"));
+        // The synonyms of a group headed by a destructive cue are cues too; a group that
+        // merely contains one (an object group with "trash") lends nothing.
+        assert!(destructive("scrap my half-written draft"));
+        assert!(destructive("周二例会从下个月起就不开了"));
+        assert!(!destructive("回收站里都有哪些文件？"));
     }
 
     #[test]
