@@ -312,6 +312,9 @@ pub struct Lexicon {
     write: Vec<Phrase>,
     /// Cues of a clause that names what must stay untouched (`!keep`: 留着, keep …).
     keep: Vec<Phrase>,
+    /// The phrases (of two characters or more) of every group headed by a destructive cue
+    /// that are not cues themselves: destroying in other words (scrap, 不开了).
+    destructive_synonyms: Vec<Phrase>,
     /// Phrases that can trigger a group (Han of ≥ 2 characters, by first character; words, by
     /// first word), as (group, phrase) — a lookup table, so matching costs the query's length,
     /// not the lexicon's.
@@ -459,6 +462,22 @@ impl Lexicon {
                 lexicon.groups.push(group);
             }
         }
+        for group in &lexicon.groups {
+            if group
+                .first()
+                .is_some_and(|(p, _)| lexicon.destructive.contains(p))
+            {
+                for (p, _) in group {
+                    let long = !matches!(p, Phrase::Han(t) if t.chars().count() < 2);
+                    if long
+                        && !lexicon.destructive.contains(p)
+                        && !lexicon.destructive_synonyms.contains(p)
+                    {
+                        lexicon.destructive_synonyms.push(p.clone());
+                    }
+                }
+            }
+        }
         for (group_idx, group) in lexicon.groups.iter().enumerate() {
             for (phrase_idx, (phrase, _)) in group.iter().enumerate() {
                 match phrase {
@@ -575,21 +594,10 @@ impl Lexicon {
     /// the `!destructive` line, or any phrase (of two characters or more) of a lexicon group
     /// whose first phrase is one (取消 | … | scrap | kill: its synonyms destroy too).
     pub fn has_destructive_intent(&self, query: &PreparedQuery) -> bool {
-        self.destructive.iter().any(|p| query.contains_order(p))
-            || self
-                .groups
-                .iter()
-                .filter(|group| {
-                    group
-                        .first()
-                        .is_some_and(|(p, _)| self.destructive.contains(p))
-                })
-                .any(|group| {
-                    group.iter().any(|(p, _)| {
-                        !matches!(p, Phrase::Han(t) if t.chars().count() < 2)
-                            && query.contains_order(p)
-                    })
-                })
+        self.destructive
+            .iter()
+            .chain(&self.destructive_synonyms)
+            .any(|p| query.contains_order(p))
     }
 
     /// Returns true if and only if the query only asks to look something up: it holds a cue
