@@ -326,9 +326,7 @@ impl FieldedBm25 {
                 .collect(),
         }
     }
-}
 
-impl FieldedBm25 {
     /// The ids (sorted) of the query's terms that occur only in its clauses naming what must
     /// stay untouched; empty when the rule is off or there is no such clause.
     fn kept_only_terms(&self, query: &str, prepared: &PreparedQuery) -> Vec<u32> {

@@ -675,8 +675,8 @@ fn a_not_a(cue: &str, before: &str, after: &str) -> bool {
     })
 }
 
-/// Returns true if and only if the words right before an English cue negate it (don't,
-/// do not, never, no need to).
+/// Returns true if and only if the words right before an English cue negate it or tell it
+/// as past (don't, didn't, do not, never, no need to).
 fn negated_words(before: &[String]) -> bool {
     match before {
         [.., a, b] if (a == "don" || a == "didn") && b == "t" => true,
