@@ -265,6 +265,8 @@ pub struct FieldedBm25 {
     /// BM25F pseudo term frequency — which depend on the catalog and configuration only, never
     /// on the query.
     combined: Vec<std::sync::OnceLock<CombinedPostings>>,
+    /// Per lexicon phrase text (see `Lexicon::text`), filled on first use: its terms' ids.
+    expansion_terms: Vec<std::sync::OnceLock<Vec<u32>>>,
     n_tools: usize,
     tool_effects: Vec<Option<Effect>>,
     /// Per tool: the index of its product in `product_names`.
@@ -306,6 +308,9 @@ impl FieldedBm25 {
             combined: (0..index.terms.len())
                 .map(|_| std::sync::OnceLock::new())
                 .collect(),
+            expansion_terms: (0..Lexicon::builtin().text_count())
+                .map(|_| std::sync::OnceLock::new())
+                .collect(),
             index,
             n_tools,
             tool_effects: catalog.tools().iter().map(|t| t.effect()).collect(),
@@ -324,6 +329,21 @@ impl FieldedBm25 {
                 .iter()
                 .map(|p| p.name.iter().cloned().chain([p.id.clone()]).collect())
                 .collect(),
+        }
+    }
+
+    /// The term ids of a lexicon phrase text, in text order (analysed once per retriever).
+    fn expansion_term_ids(&self, text: u32) -> &[u32] {
+        match self.expansion_terms.get(text as usize) {
+            Some(cell) => cell.get_or_init(|| {
+                let mut ids = Vec::new();
+                self.analyzer
+                    .each_term(Lexicon::builtin().text(text), &mut |term| {
+                        ids.extend(self.index.terms.id(term));
+                    });
+                ids
+            }),
+            None => &[],
         }
     }
 
@@ -404,10 +424,9 @@ impl Retriever for FieldedBm25 {
             .collect();
         if self.config.expansion_weight > 0.0 {
             let mut expanded: Vec<u32> = Vec::new();
-            self.analyzer
-                .each_term(&Lexicon::builtin().expand(&prepared), &mut |term| {
-                    expanded.extend(terms.id(term));
-                });
+            for text in Lexicon::builtin().expansion(&prepared) {
+                expanded.extend_from_slice(self.expansion_term_ids(text));
+            }
             let own_count = weights.len();
             for (term, qtf) in counted(&mut expanded) {
                 if weights[..own_count]

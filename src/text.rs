@@ -306,6 +306,10 @@ enum Phrase {
 #[derive(Debug, Default)]
 pub struct Lexicon {
     groups: Vec<Vec<(Phrase, String)>>,
+    /// Every distinct phrase text of the groups, in first-seen order, and per group phrase the
+    /// index of its text there (so a retriever can cache each text's analysis).
+    texts: Vec<String>,
+    text_ids: Vec<Vec<u32>>,
     destructive: Vec<Phrase>,
     /// Cues of a question or a lookup (`!read`), and of asking for a change (`!write`).
     read: Vec<Phrase>,
@@ -383,13 +387,21 @@ impl PreparedQuery {
         PreparedQuery { lowered, words }
     }
 
+    /// False when `text` is empty or its first character is not in the query: a cheap
+    /// rejection before a substring search (most cues are absent from most queries).
+    fn may_hold(&self, text: &str) -> bool {
+        text.chars()
+            .next()
+            .is_some_and(|c| self.lowered.contains(c))
+    }
+
     /// Returns true if and only if `phrase` occurs in the query as an order: at least one
     /// occurrence is not negated (别删, don't delete), not told as something that already
     /// happened (误删, 已经删了) and not half of an A-not-A question (开没开).
     fn contains_order(&self, phrase: &Phrase) -> bool {
         match phrase {
             Phrase::Han(text) => {
-                !text.is_empty()
+                self.may_hold(text)
                     && self.lowered.match_indices(text.as_str()).any(|(at, _)| {
                         let before = &self.lowered[..at];
                         let after = &self.lowered[at + text.len()..];
@@ -414,7 +426,9 @@ impl PreparedQuery {
     fn contains(&self, phrase: &Phrase, allow_single: bool) -> bool {
         match phrase {
             Phrase::Han(text) => {
-                (allow_single || text.chars().count() >= 2) && self.lowered.contains(text.as_str())
+                (allow_single || text.chars().count() >= 2)
+                    && self.may_hold(text)
+                    && self.lowered.contains(text.as_str())
             }
             Phrase::Words(words) => {
                 !words.is_empty()
@@ -461,6 +475,19 @@ impl Lexicon {
             if group.len() > 1 {
                 lexicon.groups.push(group);
             }
+        }
+        let mut text_index: std::collections::HashMap<&str, u32> = Default::default();
+        for group in &lexicon.groups {
+            let ids = group
+                .iter()
+                .map(|(_, text)| {
+                    *text_index.entry(text.as_str()).or_insert_with(|| {
+                        lexicon.texts.push(text.clone());
+                        (lexicon.texts.len() - 1) as u32
+                    })
+                })
+                .collect();
+            lexicon.text_ids.push(ids);
         }
         for group in &lexicon.groups {
             if group
@@ -540,16 +567,42 @@ impl Lexicon {
     /// The phrases of every group the query touches, other than those it already contains,
     /// joined by spaces (in lexicon order, each phrase once).
     pub fn expand(&self, query: &PreparedQuery) -> String {
-        let mut out: Vec<&str> = Vec::new();
+        self.expansion(query)
+            .into_iter()
+            .map(|id| self.text(id))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// [`Lexicon::expand`] as text ids (see [`Lexicon::text`]): analysing each text on its own
+    /// gives the same terms as analysing the joined expansion, since a space ends every run.
+    pub fn expansion(&self, query: &PreparedQuery) -> Vec<u32> {
+        let mut out: Vec<u32> = Vec::new();
         let touched = self.touched_groups(query);
-        for (group, _) in self.groups.iter().zip(touched).filter(|(_, t)| *t) {
-            for (p, text) in group {
-                if !query.contains(p, true) && !out.contains(&text.as_str()) {
-                    out.push(text);
+        for (group, ids) in self
+            .groups
+            .iter()
+            .zip(&self.text_ids)
+            .zip(touched)
+            .filter_map(|(pair, touched)| touched.then_some(pair))
+        {
+            for ((p, _), &id) in group.iter().zip(ids) {
+                if !out.contains(&id) && !query.contains(p, true) {
+                    out.push(id);
                 }
             }
         }
-        out.join(" ")
+        out
+    }
+
+    /// How many distinct phrase texts the lexicon has (text ids run below this).
+    pub fn text_count(&self) -> usize {
+        self.texts.len()
+    }
+
+    /// The phrase text of a text id.
+    pub fn text(&self, id: u32) -> &str {
+        self.texts.get(id as usize).map_or("", String::as_str)
     }
 
     /// Returns true if and only if the query mentions `name` or a phrase of a group that
