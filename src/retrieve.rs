@@ -266,7 +266,8 @@ pub struct FieldedBm25 {
     /// on the query.
     combined: Vec<std::sync::OnceLock<CombinedPostings>>,
     /// Per lexicon phrase text (see `Lexicon::text`), filled on first use: its terms' ids.
-    expansion_terms: Vec<std::sync::OnceLock<Vec<u32>>>,
+    /// Sized on the first query, so building a retriever never parses the lexicon.
+    expansion_terms: std::sync::OnceLock<Vec<std::sync::OnceLock<Vec<u32>>>>,
     n_tools: usize,
     tool_effects: Vec<Option<Effect>>,
     /// Per tool: the index of its product in `product_names`.
@@ -308,9 +309,7 @@ impl FieldedBm25 {
             combined: (0..index.terms.len())
                 .map(|_| std::sync::OnceLock::new())
                 .collect(),
-            expansion_terms: (0..Lexicon::builtin().text_count())
-                .map(|_| std::sync::OnceLock::new())
-                .collect(),
+            expansion_terms: std::sync::OnceLock::new(),
             index,
             n_tools,
             tool_effects: catalog.tools().iter().map(|t| t.effect()).collect(),
@@ -334,7 +333,12 @@ impl FieldedBm25 {
 
     /// The term ids of a lexicon phrase text, in text order (analysed once per retriever).
     fn expansion_term_ids(&self, text: u32) -> &[u32] {
-        match self.expansion_terms.get(text as usize) {
+        let cells = self.expansion_terms.get_or_init(|| {
+            (0..Lexicon::builtin().text_count())
+                .map(|_| std::sync::OnceLock::new())
+                .collect()
+        });
+        match cells.get(text as usize) {
             Some(cell) => cell.get_or_init(|| {
                 let mut ids = Vec::new();
                 self.analyzer

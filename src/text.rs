@@ -365,9 +365,12 @@ fn lemma(word: String) -> String {
 
 fn phrase(text: &str) -> Phrase {
     let lowered = normalize(text).to_lowercase();
+    if lowered.chars().any(is_han) {
+        return Phrase::Han(lowered);
+    }
     let words = plain_words(&lowered);
-    // Han text, and text without any word (a question mark), match as substrings.
-    if lowered.chars().any(is_han) || words.is_empty() {
+    // Text without any word (a question mark) matches as a substring, like Han text.
+    if words.is_empty() {
         Phrase::Han(lowered)
     } else {
         Phrase::Words(words)
