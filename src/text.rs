@@ -398,17 +398,18 @@ impl PreparedQuery {
             .is_some_and(|c| self.lowered.contains(c))
     }
 
-    /// Returns true if and only if `phrase` occurs in the query as an order: at least one
-    /// occurrence is not negated (别删, don't delete), not told as something that already
-    /// happened (误删, 已经删了) and not half of an A-not-A question (开没开).
-    fn contains_order(&self, phrase: &Phrase) -> bool {
+    /// Returns true if and only if `phrase` occurs in the query at a place `accept` takes.
+    /// The one matcher of phrases: Han text as a substring, words as a word sequence.
+    fn occurs(&self, phrase: &Phrase, accept: impl Fn(Occurrence<'_>) -> bool) -> bool {
         match phrase {
             Phrase::Han(text) => {
                 self.may_hold(text)
                     && self.lowered.match_indices(text.as_str()).any(|(at, _)| {
-                        let before = &self.lowered[..at];
-                        let after = &self.lowered[at + text.len()..];
-                        !not_an_order_before(before) && !a_not_a(text, before, after)
+                        accept(Occurrence::Text {
+                            cue: text,
+                            before: &self.lowered[..at],
+                            after: &self.lowered[at + text.len()..],
+                        })
                     })
             }
             Phrase::Words(words) => {
@@ -418,30 +419,46 @@ impl PreparedQuery {
                         .windows(words.len())
                         .enumerate()
                         .any(|(at, window)| {
-                            window == words.as_slice() && !negated_words(&self.words[..at])
+                            window == words.as_slice()
+                                && accept(Occurrence::Words {
+                                    before: &self.words[..at],
+                                })
                         })
             }
         }
     }
 
+    /// Returns true if and only if `phrase` occurs in the query as an order: at least one
+    /// occurrence is not negated (别删, don't delete), not told as something that already
+    /// happened (误删, 已经删了) and not half of an A-not-A question (开没开).
+    fn contains_order(&self, phrase: &Phrase) -> bool {
+        self.occurs(phrase, |occurrence| match occurrence {
+            Occurrence::Text { cue, before, after } => {
+                !not_an_order_before(before) && !a_not_a(cue, before, after)
+            }
+            Occurrence::Words { before } => !negated_words(before),
+        })
+    }
+
     /// Returns true if and only if `phrase` occurs in the query. Han phrases of a single
     /// scalar only match when `allow_single` (they are too ambiguous as expansion triggers).
     fn contains(&self, phrase: &Phrase, allow_single: bool) -> bool {
-        match phrase {
-            Phrase::Han(text) => {
-                (allow_single || text.chars().count() >= 2)
-                    && self.may_hold(text)
-                    && self.lowered.contains(text.as_str())
-            }
-            Phrase::Words(words) => {
-                !words.is_empty()
-                    && self
-                        .words
-                        .windows(words.len())
-                        .any(|window| window == words.as_slice())
-            }
-        }
+        let too_short = matches!(phrase, Phrase::Han(text) if text.chars().count() < 2);
+        (allow_single || !too_short) && self.occurs(phrase, |_| true)
     }
+}
+
+/// Where a phrase occurs in a query: for Han text (or a question mark) the text around it,
+/// for words the words before it.
+enum Occurrence<'q> {
+    Text {
+        cue: &'q str,
+        before: &'q str,
+        after: &'q str,
+    },
+    Words {
+        before: &'q [String],
+    },
 }
 
 impl Lexicon {
@@ -567,18 +584,10 @@ impl Lexicon {
         BUILTIN.get_or_init(|| Lexicon::parse(LEXICON))
     }
 
-    /// The phrases of every group the query touches, other than those it already contains,
-    /// joined by spaces (in lexicon order, each phrase once).
-    pub fn expand(&self, query: &PreparedQuery) -> String {
-        self.expansion(query)
-            .into_iter()
-            .map(|id| self.text(id))
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-
-    /// [`Lexicon::expand`] as text ids (see [`Lexicon::text`]): analysing each text on its own
-    /// gives the same terms as analysing the joined expansion, since a space ends every run.
+    /// The phrases of every group the query touches, other than those it already contains
+    /// (in lexicon order, each phrase once), as text ids (see [`Lexicon::text`]). A retriever
+    /// analyses each text on its own: the same terms as analysing them joined by spaces,
+    /// since a space ends every run.
     pub fn expansion(&self, query: &PreparedQuery) -> Vec<u32> {
         let mut out: Vec<u32> = Vec::new();
         let touched = self.touched_groups(query);
@@ -932,6 +941,17 @@ mod tests {
                 .map(|group| group.iter().any(|(p, _)| query.contains(p, false)))
                 .collect();
             assert_eq!(lexicon.touched_groups(&query), scanned, "{text}");
+        }
+    }
+
+    impl Lexicon {
+        /// [`Lexicon::expansion`] as text, joined by spaces.
+        fn expand(&self, query: &PreparedQuery) -> String {
+            self.expansion(query)
+                .into_iter()
+                .map(|id| self.text(id))
+                .collect::<Vec<_>>()
+                .join(" ")
         }
     }
 
