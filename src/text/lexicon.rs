@@ -1,0 +1,595 @@
+//! The query-expansion lexicon (`lexicon.txt`, docs/adr/0004) and the intent cues of its `!`
+//! lines (docs/adr/0005, 0008), matched against a [`PreparedQuery`].
+//!
+//! `build.rs` compiles `lexicon.txt` into static tables (forms of [`super::forms`], interned;
+//! groups; trigger indexes sorted for binary search), so no process parses it at start-up.
+//! **Invariant:** the file is NFKC-normalized (a test checks), so the compiled forms equal
+//! what normalizing and lower-casing each phrase at run time would give.
+
+use super::forms::{self, Form};
+use super::normalize;
+
+/// The tables `build.rs` compiles from `lexicon.txt`. A phrase is `[start, end, kind]` (its
+/// form is `FORMS[start..end]`; kind 0 = text, 1 = words); see `build.rs` for each table.
+mod compiled {
+    include!(concat!(env!("OUT_DIR"), "/lexicon.rs"));
+}
+
+/// A phrase of the lexicon (or a name to look up), in matchable form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phrase<'a> {
+    /// Contains Han, or no word at all (`?`): matched as a substring of the normalized,
+    /// lower-cased query.
+    Text(&'a str),
+    /// ASCII words (lower-cased, lemmatised, joined by single spaces): matched as a
+    /// contiguous word sequence.
+    Words(&'a str),
+}
+
+impl Phrase<'static> {
+    /// A compiled phrase (`[start, end, kind, ..]`).
+    fn compiled(entry: &[u32]) -> Phrase<'static> {
+        let form = &compiled::FORMS[entry[0] as usize..entry[1] as usize];
+        if entry[2] == 0 {
+            Phrase::Text(form)
+        } else {
+            Phrase::Words(form)
+        }
+    }
+}
+
+/// Returns true if and only if `words` starts with the words of a [`Phrase::Words`] form.
+fn starts_with_words(words: &[String], form: &str) -> bool {
+    let mut words = words.iter();
+    form.split(' ')
+        .all(|w| words.next().is_some_and(|q| q == w))
+}
+
+/// A query prepared once for phrase matching.
+pub struct PreparedQuery {
+    lowered: String,
+    words: Vec<String>,
+}
+
+impl PreparedQuery {
+    pub fn new(query: &str) -> PreparedQuery {
+        let lowered = normalize(query).to_lowercase();
+        let words = forms::plain_words(&lowered);
+        PreparedQuery { lowered, words }
+    }
+
+    /// False when `text` is empty or its first character is not in the query: a cheap
+    /// rejection before a substring search (most cues are absent from most queries).
+    fn may_hold(&self, text: &str) -> bool {
+        text.chars()
+            .next()
+            .is_some_and(|c| self.lowered.contains(c))
+    }
+
+    /// Returns true if and only if `phrase` occurs in the query at a place `accept` takes.
+    /// The one matcher of phrases: text as a substring, words as a word sequence.
+    fn occurs(&self, phrase: Phrase<'_>, accept: impl Fn(Occurrence<'_>) -> bool) -> bool {
+        match phrase {
+            Phrase::Text(text) => {
+                self.may_hold(text)
+                    && self.lowered.match_indices(text).any(|(at, _)| {
+                        accept(Occurrence::Text {
+                            cue: text,
+                            before: &self.lowered[..at],
+                            after: &self.lowered[at + text.len()..],
+                        })
+                    })
+            }
+            Phrase::Words(form) => (0..self.words.len()).any(|at| {
+                starts_with_words(&self.words[at..], form)
+                    && accept(Occurrence::Words {
+                        before: &self.words[..at],
+                    })
+            }),
+        }
+    }
+
+    /// Returns true if and only if `phrase` occurs in the query as an order: at least one
+    /// occurrence is not negated (别删, don't delete), not told as something that already
+    /// happened (误删, 已经删了) and not half of an A-not-A question (开没开).
+    fn contains_order(&self, phrase: Phrase<'_>) -> bool {
+        self.occurs(phrase, |occurrence| match occurrence {
+            Occurrence::Text { cue, before, after } => {
+                !not_an_order_before(before) && !a_not_a(cue, before, after)
+            }
+            Occurrence::Words { before } => !negated_words(before),
+        })
+    }
+
+    /// Returns true if and only if `phrase` occurs in the query. Text phrases of a single
+    /// scalar only match when `allow_single` (they are too ambiguous as expansion triggers).
+    fn contains(&self, phrase: Phrase<'_>, allow_single: bool) -> bool {
+        let too_short = matches!(phrase, Phrase::Text(text) if text.chars().count() < 2);
+        (allow_single || !too_short) && self.occurs(phrase, |_| true)
+    }
+}
+
+/// Where a phrase occurs in a query: for text (Han or a question mark) the text around it,
+/// for words the words before it.
+enum Occurrence<'q> {
+    Text {
+        cue: &'q str,
+        before: &'q str,
+        after: &'q str,
+    },
+    Words {
+        before: &'q [String],
+    },
+}
+
+/// Groups of equivalent phrases, and the cue lists: a handle on the compiled tables.
+#[derive(Debug)]
+pub struct Lexicon {
+    _compiled: (),
+}
+
+/// The phrases of a cue list.
+fn cues(list: &'static [[u32; 3]]) -> impl Iterator<Item = Phrase<'static>> {
+    list.iter().map(|entry| Phrase::compiled(entry))
+}
+
+impl Lexicon {
+    /// The lexicon compiled into the binary.
+    pub fn builtin() -> &'static Lexicon {
+        static BUILTIN: Lexicon = Lexicon { _compiled: () };
+        &BUILTIN
+    }
+
+    /// The phrases of group `group`: `[start, end, kind, text id]` each.
+    fn group(&self, group: usize) -> &'static [[u32; 4]] {
+        let start = group
+            .checked_sub(1)
+            .map_or(0, |prev| compiled::GROUP_ENDS[prev] as usize);
+        &compiled::PHRASES[start..compiled::GROUP_ENDS[group] as usize]
+    }
+
+    fn group_count(&self) -> usize {
+        compiled::GROUP_ENDS.len()
+    }
+
+    /// Which groups the query touches: a group is touched when one of its phrases occurs in
+    /// the query (text phrases of one character excepted).
+    fn touched_groups(&self, query: &PreparedQuery) -> Vec<bool> {
+        let mut touched = vec![false; self.group_count()];
+        let triggers = &compiled::HAN_TRIGGERS;
+        for (idx, ch) in query.lowered.char_indices() {
+            let first = triggers.partition_point(|t| t[0] < ch as u32);
+            for trigger in triggers[first..].iter().take_while(|t| t[0] == ch as u32) {
+                let phrase = &compiled::PHRASES[trigger[2] as usize];
+                if let Phrase::Text(text) = Phrase::compiled(phrase) {
+                    if query.lowered[idx..].starts_with(text) {
+                        touched[trigger[1] as usize] = true;
+                    }
+                }
+            }
+        }
+        let triggers = &compiled::WORD_TRIGGERS;
+        let word_of = |t: &[u32; 4]| &compiled::FORMS[t[0] as usize..t[1] as usize];
+        for (idx, word) in query.words.iter().enumerate() {
+            let first = triggers.partition_point(|t| word_of(t) < word.as_str());
+            for trigger in triggers[first..]
+                .iter()
+                .take_while(|t| word_of(t) == word.as_str())
+            {
+                let phrase = &compiled::PHRASES[trigger[3] as usize];
+                if let Phrase::Words(form) = Phrase::compiled(phrase) {
+                    if starts_with_words(&query.words[idx..], form) {
+                        touched[trigger[2] as usize] = true;
+                    }
+                }
+            }
+        }
+        touched
+    }
+
+    /// The phrases of every group the query touches, other than those it already contains
+    /// (in lexicon order, each phrase once), as text ids (see [`Lexicon::text`]). A retriever
+    /// analyses each text on its own: the same terms as analysing them joined by spaces,
+    /// since a space ends every run.
+    pub fn expansion(&self, query: &PreparedQuery) -> Vec<u32> {
+        let mut out: Vec<u32> = Vec::new();
+        let touched = self.touched_groups(query);
+        for group in (0..self.group_count()).filter(|&g| touched[g]) {
+            for entry in self.group(group) {
+                let id = entry[3];
+                if !out.contains(&id) && !query.contains(Phrase::compiled(entry), true) {
+                    out.push(id);
+                }
+            }
+        }
+        out
+    }
+
+    /// How many distinct phrase texts the lexicon has (text ids run below this).
+    pub fn text_count(&self) -> usize {
+        compiled::TEXT_ENDS.len()
+    }
+
+    /// The phrase text of a text id (as written in `lexicon.txt`).
+    pub fn text(&self, id: u32) -> &'static str {
+        let id = id as usize;
+        let Some(&end) = compiled::TEXT_ENDS.get(id) else {
+            return "";
+        };
+        let start = id
+            .checked_sub(1)
+            .map_or(0, |prev| compiled::TEXT_ENDS[prev] as usize);
+        &compiled::TEXTS[start..end as usize]
+    }
+
+    /// Returns true if and only if the query mentions `name` or a phrase of a group that
+    /// contains `name` (so `网盘` mentions the product named `钉盘`).
+    pub fn mentions(&self, query: &PreparedQuery, name: &str) -> bool {
+        let form = forms::form(&normalize(name).to_lowercase());
+        let target = match &form {
+            Form::Text(text) => Phrase::Text(text),
+            Form::Words(words) => Phrase::Words(words),
+        };
+        if query.contains(target, false) {
+            return true;
+        }
+        (0..self.group_count())
+            .map(|g| self.group(g))
+            .filter(|group| group.iter().any(|e| Phrase::compiled(e) == target))
+            .any(|group| {
+                group
+                    .iter()
+                    .any(|e| query.contains(Phrase::compiled(e), false))
+            })
+    }
+
+    /// Splits a query into the text of its clauses that name what must stay untouched
+    /// ("文字纪要留着", "but keep the event") and the text of all other clauses. Clauses end
+    /// at sentence punctuation and before 但 / but.
+    pub fn split_keep_clauses(&self, query: &str) -> (String, String) {
+        let mut rest = String::new();
+        let mut keep = String::new();
+        for clause in clauses(query) {
+            let prepared = PreparedQuery::new(clause);
+            let target = if cues(&compiled::KEEP).any(|p| prepared.contains(p, true)) {
+                &mut keep
+            } else {
+                &mut rest
+            };
+            target.push_str(clause);
+            target.push('\n');
+        }
+        (rest, keep)
+    }
+
+    /// Returns true if and only if the query holds a cue of a clause naming what must stay
+    /// untouched (a cheap test before [`Lexicon::split_keep_clauses`]).
+    pub fn has_keep_cue(&self, query: &PreparedQuery) -> bool {
+        cues(&compiled::KEEP).any(|p| query.contains(p, true))
+    }
+
+    /// Returns true if and only if the query contains a cue of destructive intent: a phrase of
+    /// the `!destructive` line, or any phrase (of two characters or more) of a lexicon group
+    /// whose first phrase is one (取消 | … | scrap | kill: its synonyms destroy too).
+    pub fn has_destructive_intent(&self, query: &PreparedQuery) -> bool {
+        cues(&compiled::DESTRUCTIVE)
+            .chain(cues(&compiled::DESTRUCTIVE_SYNONYMS))
+            .any(|p| query.contains_order(p))
+    }
+
+    /// Returns true if and only if the query only asks to look something up: it holds a cue
+    /// of reading (a question, a lookup verb) and none of writing or destroying.
+    pub fn has_read_only_intent(&self, query: &PreparedQuery) -> bool {
+        cues(&compiled::READ).any(|p| query.contains(p, true))
+            && !cues(&compiled::WRITE).any(|p| query.contains_order(p))
+            && !self.has_destructive_intent(query)
+    }
+}
+
+/// The clauses of a text (blank ones left out): split at sentence punctuation, and before 但
+/// and the word "but".
+fn clauses(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (at, ch) in text.char_indices() {
+        let boundary = matches!(
+            ch,
+            '，' | ',' | '。' | '；' | ';' | '！' | '!' | '？' | '?' | '\n' | '—'
+        );
+        let before_but = ch == '但'
+            || (text[at..]
+                .get(..4)
+                .is_some_and(|w| w.eq_ignore_ascii_case("but "))
+                && text[..at].ends_with(' '));
+        if boundary || before_but {
+            if !text[start..at].trim().is_empty() {
+                out.push(&text[start..at]);
+            }
+            start = if boundary { at + ch.len_utf8() } else { at };
+        }
+    }
+    if !text[start..].trim().is_empty() {
+        out.push(&text[start..]);
+    }
+    out
+}
+
+/// What, right before a Han cue, makes it no order: a negation (别删, 不要发) or a past
+/// mishap or fact (误删, 不小心删了, 已经删了, 已撤销).
+const NOT_AN_ORDER_HAN: &[&str] = &[
+    "别",
+    "不要",
+    "不用",
+    "无需",
+    "不必",
+    "误",
+    "不小心",
+    "已经",
+    "已",
+];
+
+/// Words that end like a marker of [`NOT_AN_ORDER_HAN`] but are none (分别发 = send to each).
+const NOT_A_MARKER_HAN: &[&str] = &[
+    "分别", "特别", "区别", "类别", "级别", "个别", "告别", "识别", "差别", "性别", "错误", "无误",
+];
+
+/// Returns true if and only if the text right before a Han cue makes it no order.
+fn not_an_order_before(before: &str) -> bool {
+    NOT_AN_ORDER_HAN.iter().any(|m| before.ends_with(m))
+        && !NOT_A_MARKER_HAN.iter().any(|w| before.ends_with(w))
+}
+
+/// Returns true if and only if a Han cue is half of an A-not-A question (开没开, 发没发,
+/// 删不删): asking whether, not ordering.
+fn a_not_a(cue: &str, before: &str, after: &str) -> bool {
+    ["没", "不"].iter().any(|not| {
+        after
+            .strip_prefix(not)
+            .is_some_and(|rest| rest.starts_with(cue))
+            || before
+                .strip_suffix(not)
+                .is_some_and(|rest| rest.ends_with(cue))
+    })
+}
+
+/// Returns true if and only if the words right before an English cue negate it or tell it
+/// as past (don't, didn't, do not, never, no need to).
+fn negated_words(before: &[String]) -> bool {
+    match before {
+        [.., a, b] if (a == "don" || a == "didn") && b == "t" => true,
+        [.., a, b] if a == "do" && b == "not" => true,
+        [.., a, b, c] if a == "no" && b == "need" && c == "to" => true,
+        [.., a] => a == "never",
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The trigger index must find exactly the groups a scan of every phrase finds.
+    #[test]
+    fn invariant_trigger_index_equals_full_scan() {
+        let lexicon = Lexicon::builtin();
+        for text in [
+            "帮我看看这条群消息谁还没读",
+            "Which of my tasks are overdue?",
+            "把日程推迟到明天，再发个通知",
+            "get rid of the Fax column",
+            "clock in clock out",
+            "撤回 recall 钉盘 drive",
+            "",
+        ] {
+            let query = PreparedQuery::new(text);
+            let scanned: Vec<bool> = (0..lexicon.group_count())
+                .map(|g| {
+                    lexicon
+                        .group(g)
+                        .iter()
+                        .any(|e| query.contains(Phrase::compiled(e), false))
+                })
+                .collect();
+            assert_eq!(lexicon.touched_groups(&query), scanned, "{text}");
+        }
+    }
+
+    impl Lexicon {
+        /// [`Lexicon::expansion`] as text, joined by spaces.
+        fn expand(&self, query: &PreparedQuery) -> String {
+            self.expansion(query)
+                .into_iter()
+                .map(|id| self.text(id))
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+    }
+
+    #[test]
+    fn lexicon_expands_across_languages_and_detects_destructive_intent() {
+        let lexicon = Lexicon::builtin();
+        let query = PreparedQuery::new("Which of my tasks are overdue?");
+        let expansion = lexicon.expand(&query);
+        assert!(
+            expansion.contains("待办") && expansion.contains("逾期"),
+            "{expansion}"
+        );
+        assert!(!lexicon.has_destructive_intent(&query));
+        assert!(lexicon.has_destructive_intent(&PreparedQuery::new("把刚才那条撤回")));
+        assert!(lexicon.has_destructive_intent(&PreparedQuery::new("get rid of the Fax column")));
+        // Inflections meet their base forms on both sides.
+        assert!(lexicon
+            .expand(&PreparedQuery::new("it was streamed"))
+            .contains("直播"));
+        assert_eq!(forms::lemma("finished".into()), "finish");
+        assert_eq!(forms::lemma("planning".into()), "plan");
+        assert_eq!(forms::lemma("copied".into()), "copy");
+        // Single Han characters never trigger an expansion.
+        assert_eq!(lexicon.expand(&PreparedQuery::new("发")), "");
+    }
+
+    #[test]
+    fn read_only_intent_needs_a_question_and_no_order() {
+        let lexicon = Lexicon::builtin();
+        let read_only = |q: &str| lexicon.has_read_only_intent(&PreparedQuery::new(q));
+        assert!(read_only("Which of my tasks are overdue?"));
+        assert!(read_only("审批单现在卡在谁那儿了？"));
+        assert!(read_only("看看钉盘项目资料文件夹下面都放了些啥"));
+        // An order, even phrased as a question, is not a lookup.
+        assert!(!read_only("can you move the meeting to 3pm?"));
+        assert!(!read_only("能帮我把会议改到三点吗"));
+        assert!(!read_only("Stop showing that calendar in my view"));
+        // Destroying is never a lookup, and a bare statement asks nothing.
+        assert!(!read_only("which drafts should I delete?"));
+        assert!(!read_only("季度预算表"));
+        // A question mark alone asks (it has no word, so it matches as text).
+        assert!(read_only("季度预算表？"));
+        assert!(read_only("Q3 budget sheet?"));
+    }
+
+    #[test]
+    fn keep_clauses_are_split_from_the_request() {
+        let lexicon = Lexicon::builtin();
+        let split = |q: &str| lexicon.split_keep_clauses(q);
+        assert_eq!(
+            split("录像彻底删掉，文字纪要留着"),
+            ("录像彻底删掉\n".to_string(), "文字纪要留着\n".to_string())
+        );
+        assert_eq!(
+            split("Cancel the room I reserved, but keep the interview itself on the calendar"),
+            (
+                "Cancel the room I reserved\n".to_string(),
+                "but keep the interview itself on the calendar\n".to_string()
+            )
+        );
+        // "keeps" (goes on) and a clause without a cue keep nothing.
+        assert_eq!(split("something keeps posting alerts").1, "");
+        assert_eq!(split("把预算表删掉").1, "");
+        assert_eq!(clauses("a,,b — c but d"), ["a", "b ", " c ", "but d"]);
+        assert_eq!(clauses("但"), ["但"]);
+        assert!(clauses("").is_empty());
+    }
+
+    #[test]
+    fn a_negated_or_past_cue_is_no_order() {
+        let lexicon = Lexicon::builtin();
+        let destructive = |q: &str| lexicon.has_destructive_intent(&PreparedQuery::new(q));
+        let read_only = |q: &str| lexicon.has_read_only_intent(&PreparedQuery::new(q));
+        // A mishap or a fact told, and a negated order, ask to destroy nothing.
+        assert!(!destructive("我好像误删了一个文件"));
+        assert!(!destructive("不小心删了"));
+        assert!(!destructive("已撤销的审批"));
+        assert!(!destructive("别删，先留着"));
+        assert!(!destructive("don't delete it, just archive"));
+        assert!(!destructive("do not remove anyone"));
+        assert!(read_only("回收站里都有哪些文件？我好像误删了一个"));
+        assert!(read_only("周报已经发了吗？"));
+        // An A-not-A question asks whether; it orders nothing.
+        assert!(read_only("群主是谁，开没开入群验证？"));
+        assert!(!read_only("把入群验证开了，群主是谁？"));
+        // A word that merely ends like a marker masks nothing (分别 = to each).
+        assert!(!read_only("分别发给张三和李四，谁还没读？"));
+        assert!(destructive("识别删除"));
+        // One unmasked occurrence is enough, and "can't" does not negate a wish.
+        assert!(destructive("误删的那个不管，把这个删了"));
+        assert!(destructive("I can't delete this file, do it for me"));
+        assert!(destructive("把刚才那条撤回"));
+        // The synonyms of a group headed by a destructive cue are cues too; a group that
+        // merely contains one (an object group with "trash") lends nothing.
+        assert!(destructive("scrap my half-written draft"));
+        assert!(destructive("周二例会从下个月起就不开了"));
+        assert!(!destructive("回收站里都有哪些文件？"));
+    }
+
+    const SOURCE: &str = include_str!("lexicon.txt");
+
+    /// `build.rs` only lower-cases: the file itself must already be NFKC.
+    #[test]
+    fn invariant_lexicon_file_is_nfkc() {
+        for line in SOURCE.lines() {
+            assert_eq!(normalize(line), line, "not NFKC: {line}");
+        }
+    }
+
+    fn owned(phrase: Phrase<'_>) -> Form {
+        match phrase {
+            Phrase::Text(text) => Form::Text(text.to_string()),
+            Phrase::Words(words) => Form::Words(words.to_string()),
+        }
+    }
+
+    /// The compiled tables hold exactly what parsing `lexicon.txt` at run time gives: every
+    /// group's phrases (form and text as written) in file order, every cue list, and the
+    /// destructive synonyms (the longer phrases of a group headed by a destructive cue).
+    #[test]
+    fn invariant_compiled_lexicon_equals_a_parse_of_the_file() {
+        let form = |p: &str| forms::form(&normalize(p).to_lowercase());
+        let mut groups: Vec<Vec<(Form, String)>> = Vec::new();
+        let mut lists: std::collections::BTreeMap<&str, Vec<Form>> = Default::default();
+        for line in SOURCE.lines().map(str::trim) {
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            if let Some((name, cues)) = line.strip_prefix('!').and_then(|l| l.split_once(' ')) {
+                let list = lists.entry(name).or_default();
+                list.extend(
+                    cues.split('|')
+                        .map(str::trim)
+                        .filter(|c| !c.is_empty())
+                        .map(form),
+                );
+                continue;
+            }
+            let group: Vec<(Form, String)> = line
+                .split('|')
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .map(|p| (form(p), p.to_string()))
+                .collect();
+            if group.len() > 1 {
+                groups.push(group);
+            }
+        }
+        let lexicon = Lexicon::builtin();
+        let compiled: Vec<Vec<(Form, String)>> = (0..lexicon.group_count())
+            .map(|g| {
+                lexicon
+                    .group(g)
+                    .iter()
+                    .map(|e| (owned(Phrase::compiled(e)), lexicon.text(e[3]).to_string()))
+                    .collect()
+            })
+            .collect();
+        assert_eq!(compiled, groups);
+        let list = |table: &'static [[u32; 3]]| cues(table).map(owned).collect::<Vec<_>>();
+        assert_eq!(list(&compiled::DESTRUCTIVE), lists["destructive"]);
+        assert_eq!(list(&compiled::READ), lists["read"]);
+        assert_eq!(list(&compiled::WRITE), lists["write"]);
+        assert_eq!(list(&compiled::KEEP), lists["keep"]);
+        assert_eq!(lists.len(), 4, "an unknown cue list: {:?}", lists.keys());
+        let destructive = &lists["destructive"];
+        let mut synonyms: Vec<Form> = Vec::new();
+        for group in groups.iter().filter(|g| destructive.contains(&g[0].0)) {
+            for (p, _) in group {
+                let long = !matches!(p, Form::Text(t) if t.chars().count() < 2);
+                if long && !destructive.contains(p) && !synonyms.contains(p) {
+                    synonyms.push(p.clone());
+                }
+            }
+        }
+        assert!(!synonyms.is_empty());
+        assert_eq!(list(&compiled::DESTRUCTIVE_SYNONYMS), synonyms);
+        // Text ids: each distinct text once, in first-seen order.
+        let mut texts: Vec<&str> = Vec::new();
+        for (_, text) in groups.iter().flatten() {
+            if !texts.contains(&text.as_str()) {
+                texts.push(text);
+            }
+        }
+        let ids: Vec<&str> = (0..lexicon.text_count() as u32)
+            .map(|id| lexicon.text(id))
+            .collect();
+        assert_eq!(ids, texts);
+        assert_eq!(lexicon.text(u32::MAX), "");
+    }
+}
