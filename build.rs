@@ -350,6 +350,19 @@ fn lexicon(manifest: &std::path::Path, out_dir: &std::path::Path) {
             .map(|&(_, s, e, g, i)| vec![s, e, g, i])
             .collect::<Vec<_>>(),
     );
+    // One bit per character of the Basic Multilingual Plane: set when some trigger starts with
+    // it, so most query characters skip the binary search.
+    let mut bits = vec![0u64; 1024];
+    for &(ch, _, _) in &han_triggers {
+        if let Some(slot) = bits.get_mut(ch as usize / 64) {
+            *slot |= 1 << (ch as usize % 64);
+        }
+    }
+    writeln!(
+        code,
+        "/// Bit `c` set: a `HAN_TRIGGERS` entry starts with BMP character `c`.\npub static HAN_TRIGGER_BITS: [u64; 1024] = {bits:?};"
+    )
+    .expect("write");
     std::fs::write(out_dir.join("lexicon.rs"), code).expect("write lexicon.rs");
 }
 

@@ -80,12 +80,17 @@ impl PreparedQuery {
                         })
                     })
             }
-            Phrase::Words(form) => (0..self.words.len()).any(|at| {
-                starts_with_words(&self.words[at..], form)
-                    && accept(Occurrence::Words {
-                        before: &self.words[..at],
-                    })
-            }),
+            Phrase::Words(form) => {
+                // The first word alone rejects almost every position, without a word iterator.
+                let first = form.split_once(' ').map_or(form, |(first, _)| first);
+                (0..self.words.len()).any(|at| {
+                    self.words[at] == first
+                        && starts_with_words(&self.words[at..], form)
+                        && accept(Occurrence::Words {
+                            before: &self.words[..at],
+                        })
+                })
+            }
         }
     }
 
@@ -158,6 +163,10 @@ impl Lexicon {
         let mut touched = vec![false; self.group_count()];
         let triggers = &compiled::HAN_TRIGGERS;
         for (idx, ch) in query.lowered.char_indices() {
+            let code = ch as usize;
+            if code < 0x10000 && compiled::HAN_TRIGGER_BITS[code / 64] & (1 << (code % 64)) == 0 {
+                continue;
+            }
             let first = triggers.partition_point(|t| t[0] < ch as u32);
             for trigger in triggers[first..].iter().take_while(|t| t[0] == ch as u32) {
                 let phrase = &compiled::PHRASES[trigger[2] as usize];
