@@ -173,32 +173,141 @@ fn han_dictionary(manifest: &std::path::Path, out_dir: &std::path::Path) {
 /// - the cue lists of the `!` lines, and `DESTRUCTIVE_SYNONYMS`: the phrases (of two characters
 ///   or more) of each group headed by a destructive cue that are not cues themselves;
 /// - `HAN_TRIGGERS` `[first char, group, phrase]` (text phrases of two characters or more) and
-///   `WORD_TRIGGERS` `[first word start, end, group, phrase]`, sorted for binary search.
+///   `WORD_TRIGGERS` `[first word start, end, group, phrase]`, sorted for binary search, and
+///   `HAN_TRIGGER_BITS`: one bit per BMP character that starts a Han trigger.
 fn lexicon(manifest: &std::path::Path, out_dir: &std::path::Path) {
-    use forms::Form;
     let path = manifest.join("src/text/lexicon.txt");
     println!("cargo:rerun-if-changed={}", path.display());
     let source = std::fs::read_to_string(&path).expect("read the lexicon");
-    let mut forms = String::new();
-    let mut interned: BTreeMap<Form, [u32; 3]> = BTreeMap::new();
-    let mut intern = |text: &str| -> [u32; 3] {
-        let form = forms::form(&text.to_lowercase());
-        *interned.entry(form.clone()).or_insert_with(|| {
-            let (body, kind) = match &form {
-                Form::Text(t) => (t, 0),
-                Form::Words(w) => (w, 1),
-            };
-            let start = forms.len() as u32;
-            forms.push_str(body);
-            [start, forms.len() as u32, kind]
+    let mut forms = Forms::default();
+    let (lists, groups) = parse_lexicon(&source, &mut forms);
+    let list = |name: &str| lists.get(name).cloned().unwrap_or_default();
+    let synonyms = destructive_synonyms(&groups, &list("destructive"), &forms);
+
+    let mut code = String::new();
+    let rows = |items: &[u32]| items.iter().map(|&e| vec![e]).collect::<Vec<_>>();
+    let (texts, text_ids) = texts(&groups);
+    let text_ends: Vec<u32> = texts
+        .iter()
+        .scan(0u32, |end, text| {
+            *end += text.len() as u32;
+            Some(*end)
         })
-    };
-    let mut lists: BTreeMap<&str, Vec<[u32; 3]>> = BTreeMap::new();
-    let mut groups: Vec<Vec<([u32; 3], &str)>> = Vec::new();
+        .collect();
+    writeln!(
+        code,
+        "/// Every distinct phrase form, concatenated.\npub static FORMS: &str = {:?};",
+        forms.text
+    )
+    .expect("write");
+    writeln!(
+        code,
+        "/// Every distinct phrase text as written, concatenated.\npub static TEXTS: &str = {:?};",
+        texts.concat()
+    )
+    .expect("write");
+    table(
+        &mut code,
+        "End of each text in `TEXTS`.",
+        "TEXT_ENDS",
+        1,
+        &rows(&text_ends),
+    );
+
+    let mut phrases: Vec<Vec<u32>> = Vec::new();
+    let mut group_ends: Vec<u32> = Vec::new();
+    for group in &groups {
+        for (p, text) in group {
+            phrases.push(vec![p[0], p[1], p[2], text_ids[text]]);
+        }
+        group_ends.push(phrases.len() as u32);
+    }
+    table(
+        &mut code,
+        "Each group's phrases: `[start, end, kind, text id]`.",
+        "PHRASES",
+        4,
+        &phrases,
+    );
+    table(
+        &mut code,
+        "End of each group in `PHRASES`.",
+        "GROUP_ENDS",
+        1,
+        &rows(&group_ends),
+    );
+    for (name, cues) in [
+        ("DESTRUCTIVE", list("destructive")),
+        ("READ", list("read")),
+        ("WRITE", list("write")),
+        ("KEEP", list("keep")),
+        ("DESTRUCTIVE_SYNONYMS", synonyms),
+    ] {
+        let cues: Vec<Vec<u32>> = cues.iter().map(|p| p.to_vec()).collect();
+        table(
+            &mut code,
+            "A cue list: `[start, end, kind]`.",
+            name,
+            3,
+            &cues,
+        );
+    }
+    triggers(&mut code, &groups, &forms);
+    std::fs::write(out_dir.join("lexicon.rs"), code).expect("write lexicon.rs");
+}
+
+/// A phrase's interned form: `[start, end, kind]` in [`Forms::text`].
+type FormRef = [u32; 3];
+
+/// Every distinct phrase form, interned into one string.
+#[derive(Default)]
+struct Forms {
+    text: String,
+    interned: BTreeMap<forms::Form, FormRef>,
+}
+
+impl Forms {
+    fn intern(&mut self, phrase: &str) -> FormRef {
+        let form = forms::form(&phrase.to_lowercase());
+        if let Some(&at) = self.interned.get(&form) {
+            return at;
+        }
+        let (body, kind) = match &form {
+            forms::Form::Text(t) => (t, 0),
+            forms::Form::Words(w) => (w, 1),
+        };
+        let start = self.text.len() as u32;
+        self.text.push_str(body);
+        let at = [start, self.text.len() as u32, kind];
+        self.interned.insert(form, at);
+        at
+    }
+
+    fn get(&self, at: &FormRef) -> &str {
+        &self.text[at[0] as usize..at[1] as usize]
+    }
+
+    /// A text phrase of one character: it never triggers a group.
+    fn is_short(&self, at: &FormRef) -> bool {
+        at[2] == 0 && self.get(at).chars().count() < 2
+    }
+}
+
+/// A lexicon group: its phrases' forms and texts as written, in file order.
+type Group<'a> = Vec<(FormRef, &'a str)>;
+
+/// The cue lists (`!name` lines) and the groups (two phrases or more) of `lexicon.txt`.
+fn parse_lexicon<'a>(
+    source: &'a str,
+    forms: &mut Forms,
+) -> (BTreeMap<&'a str, Vec<FormRef>>, Vec<Group<'a>>) {
+    let mut lists: BTreeMap<&str, Vec<FormRef>> = BTreeMap::new();
+    let mut groups: Vec<Group<'a>> = Vec::new();
     for line in source.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
+        let phrases = |text: &'a str| text.split('|').map(str::trim).filter(|p| !p.is_empty());
         if let Some(rest) = line.strip_prefix('!') {
             let (name, cues) = rest.split_once(' ').unwrap_or((rest, ""));
             assert!(
@@ -206,154 +315,92 @@ fn lexicon(manifest: &std::path::Path, out_dir: &std::path::Path) {
                 "lexicon.txt: unknown cue list !{name}"
             );
             let list = lists.entry(name).or_default();
-            for cue in cues.split('|').map(str::trim).filter(|c| !c.is_empty()) {
-                list.push(intern(cue));
-            }
+            list.extend(phrases(cues).map(|cue| forms.intern(cue)));
             continue;
         }
-        let group: Vec<([u32; 3], &str)> = line
-            .split('|')
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-            .map(|p| (intern(p), p))
-            .collect();
+        let group: Group<'a> = phrases(line).map(|p| (forms.intern(p), p)).collect();
         if group.len() > 1 {
             groups.push(group);
         }
     }
-    let list = |name: &str| lists.get(name).cloned().unwrap_or_default();
-    let destructive = list("destructive");
-    let is_short =
-        |p: &[u32; 3]| p[2] == 0 && forms[p[0] as usize..p[1] as usize].chars().count() < 2;
-    let mut synonyms: Vec<[u32; 3]> = Vec::new();
+    (lists, groups)
+}
+
+/// The phrases (of two characters or more) of every group headed by a destructive cue that
+/// are not cues themselves, each once, in file order.
+fn destructive_synonyms(
+    groups: &[Group<'_>],
+    destructive: &[FormRef],
+    forms: &Forms,
+) -> Vec<FormRef> {
+    let mut synonyms: Vec<FormRef> = Vec::new();
     for group in groups.iter().filter(|g| destructive.contains(&g[0].0)) {
         for (p, _) in group {
-            if !is_short(p) && !destructive.contains(p) && !synonyms.contains(p) {
+            if !forms.is_short(p) && !destructive.contains(p) && !synonyms.contains(p) {
                 synonyms.push(*p);
             }
         }
     }
-    let mut texts = String::new();
-    let mut text_ends: Vec<u32> = Vec::new();
-    let mut text_ids: BTreeMap<&str, u32> = BTreeMap::new();
-    let mut phrases: Vec<[u32; 4]> = Vec::new();
-    let mut group_ends: Vec<u32> = Vec::new();
-    let mut han_triggers: Vec<(char, u32, u32)> = Vec::new();
-    let mut word_triggers: Vec<(&str, u32, u32, u32, u32)> = Vec::new();
+    synonyms
+}
+
+/// Every distinct phrase text of the groups in first-seen order, and each one's id.
+fn texts<'a>(groups: &[Group<'a>]) -> (Vec<&'a str>, BTreeMap<&'a str, u32>) {
+    let mut texts: Vec<&str> = Vec::new();
+    let mut ids: BTreeMap<&str, u32> = BTreeMap::new();
+    for &(_, text) in groups.iter().flatten() {
+        ids.entry(text).or_insert_with(|| {
+            texts.push(text);
+            texts.len() as u32 - 1
+        });
+    }
+    (texts, ids)
+}
+
+/// Writes `HAN_TRIGGERS`, `WORD_TRIGGERS` and `HAN_TRIGGER_BITS`: which phrases can start a
+/// match at a query character or word.
+fn triggers(code: &mut String, groups: &[Group<'_>], forms: &Forms) {
+    let mut han: Vec<(char, u32, u32)> = Vec::new();
+    let mut words: Vec<(&str, u32, u32, u32, u32)> = Vec::new();
+    let mut phrase = 0u32;
     for (g, group) in groups.iter().enumerate() {
-        for &(p, text) in group {
-            let id = *text_ids.entry(text).or_insert_with(|| {
-                texts.push_str(text);
-                text_ends.push(texts.len() as u32);
-                text_ends.len() as u32 - 1
-            });
-            let idx = phrases.len() as u32;
-            phrases.push([p[0], p[1], p[2], id]);
-            let form = &forms[p[0] as usize..p[1] as usize];
+        for (p, _) in group {
+            let form = forms.get(p);
             if p[2] == 1 {
                 let first = form.split(' ').next().unwrap_or(form);
-                word_triggers.push((first, p[0], p[0] + first.len() as u32, g as u32, idx));
-            } else if !is_short(&p) {
+                words.push((first, p[0], p[0] + first.len() as u32, g as u32, phrase));
+            } else if !forms.is_short(p) {
                 let first = form.chars().next().expect("a text phrase is not empty");
-                han_triggers.push((first, g as u32, idx));
+                han.push((first, g as u32, phrase));
             }
+            phrase += 1;
         }
-        group_ends.push(phrases.len() as u32);
     }
-    han_triggers.sort_by_key(|&(ch, _, idx)| (ch, idx));
-    word_triggers.sort_by_key(|&(word, _, _, _, idx)| (word, idx));
-
-    let mut code = String::new();
-    // A table of `width` integers per row (1: a plain list).
-    let table = |code: &mut String, doc: &str, name: &str, width: usize, rows: &[Vec<u32>]| {
-        writeln!(code, "/// {doc}").expect("write");
-        if width == 1 {
-            writeln!(code, "pub static {name}: [u32; {}] = [", rows.len()).expect("write");
-        } else {
-            writeln!(
-                code,
-                "pub static {name}: [[u32; {width}]; {}] = [",
-                rows.len()
-            )
-            .expect("write");
-        }
-        for row in rows {
-            if width == 1 {
-                writeln!(code, "    {},", row[0]).expect("write");
-            } else {
-                let cells: Vec<String> = row.iter().map(u32::to_string).collect();
-                writeln!(code, "    [{}],", cells.join(", ")).expect("write");
-            }
-        }
-        code.push_str("];\n");
-    };
-    writeln!(
+    han.sort_by_key(|&(ch, _, idx)| (ch, idx));
+    words.sort_by_key(|&(word, _, _, _, idx)| (word, idx));
+    let han_rows: Vec<Vec<u32>> = han.iter().map(|&(c, g, i)| vec![c as u32, g, i]).collect();
+    let word_rows: Vec<Vec<u32>> = words
+        .iter()
+        .map(|&(_, s, e, g, i)| vec![s, e, g, i])
+        .collect();
+    table(
         code,
-        "/// Every distinct phrase form, concatenated.\npub static FORMS: &str = {forms:?};"
-    )
-    .expect("write");
-    writeln!(code, "/// Every distinct phrase text as written, concatenated.\npub static TEXTS: &str = {texts:?};").expect("write");
-    let rows3 = |v: &[[u32; 3]]| v.iter().map(|r| r.to_vec()).collect::<Vec<_>>();
-    table(
-        &mut code,
-        "End of each text in `TEXTS`.",
-        "TEXT_ENDS",
-        1,
-        &text_ends.iter().map(|&e| vec![e]).collect::<Vec<_>>(),
-    );
-    table(
-        &mut code,
-        "Each group's phrases: `[start, end, kind, text id]`.",
-        "PHRASES",
-        4,
-        &phrases.iter().map(|r| r.to_vec()).collect::<Vec<_>>(),
-    );
-    table(
-        &mut code,
-        "End of each group in `PHRASES`.",
-        "GROUP_ENDS",
-        1,
-        &group_ends.iter().map(|&e| vec![e]).collect::<Vec<_>>(),
-    );
-    for (name, rows) in [
-        ("DESTRUCTIVE", list("destructive")),
-        ("READ", list("read")),
-        ("WRITE", list("write")),
-        ("KEEP", list("keep")),
-        ("DESTRUCTIVE_SYNONYMS", synonyms),
-    ] {
-        table(
-            &mut code,
-            "A cue list: `[start, end, kind]`.",
-            name,
-            3,
-            &rows3(&rows),
-        );
-    }
-    table(
-        &mut code,
         "`[first char, group, phrase]`, sorted.",
         "HAN_TRIGGERS",
         3,
-        &han_triggers
-            .iter()
-            .map(|&(c, g, i)| vec![c as u32, g, i])
-            .collect::<Vec<_>>(),
+        &han_rows,
     );
     table(
-        &mut code,
+        code,
         "`[first word start, end, group, phrase]`, sorted by word.",
         "WORD_TRIGGERS",
         4,
-        &word_triggers
-            .iter()
-            .map(|&(_, s, e, g, i)| vec![s, e, g, i])
-            .collect::<Vec<_>>(),
+        &word_rows,
     );
     // One bit per character of the Basic Multilingual Plane: set when some trigger starts with
     // it, so most query characters skip the binary search.
     let mut bits = vec![0u64; 1024];
-    for &(ch, _, _) in &han_triggers {
+    for &(ch, _, _) in &han {
         if let Some(slot) = bits.get_mut(ch as usize / 64) {
             *slot |= 1 << (ch as usize % 64);
         }
@@ -363,7 +410,26 @@ fn lexicon(manifest: &std::path::Path, out_dir: &std::path::Path) {
         "/// Bit `c` set: a `HAN_TRIGGERS` entry starts with BMP character `c`.\npub static HAN_TRIGGER_BITS: [u64; 1024] = {bits:?};"
     )
     .expect("write");
-    std::fs::write(out_dir.join("lexicon.rs"), code).expect("write lexicon.rs");
+}
+
+/// Writes a static table of `width` integers per row (1: a plain list).
+fn table(code: &mut String, doc: &str, name: &str, width: usize, rows: &[Vec<u32>]) {
+    writeln!(code, "/// {doc}").expect("write");
+    let row_type = if width == 1 {
+        "u32".to_string()
+    } else {
+        format!("[u32; {width}]")
+    };
+    writeln!(code, "pub static {name}: [{row_type}; {}] = [", rows.len()).expect("write");
+    for row in rows {
+        let cells: Vec<String> = row.iter().map(u32::to_string).collect();
+        if width == 1 {
+            writeln!(code, "    {},", cells.join(", ")).expect("write");
+        } else {
+            writeln!(code, "    [{}],", cells.join(", ")).expect("write");
+        }
+    }
+    code.push_str("];\n");
 }
 
 /// FNV-1a (32 bit) of a dictionary key; `text::fnv1a` (`text::han`) must compute the same.
