@@ -95,6 +95,11 @@ pub struct Bm25Config {
     pub single_field: bool,
     /// Query-term weight of lexicon expansions relative to the user's own terms (0 = off).
     pub expansion_weight: f64,
+    /// A query with fewer word terms than this (analyzer terms other than Han n-grams,
+    /// repeats counted) weighs its expansions `short_expansion_weight` instead: a short
+    /// request is mostly its own words (docs/adr/0004; 0 = never).
+    pub short_query_words: usize,
+    pub short_expansion_weight: f64,
     /// Score multiplier for destructive tools when the query expresses no destructive intent
     /// (1 = off).
     pub destructive_penalty: f64,
@@ -139,6 +144,12 @@ impl Bm25Config {
             "k1" => self.k1 = number()?,
             "b" => self.b = number()?,
             "expansion_weight" => self.expansion_weight = number()?,
+            "short_query_words" => {
+                self.short_query_words = value
+                    .parse::<usize>()
+                    .map_err(|_| format!("`{key}` needs a whole number, found `{value}`"))?
+            }
+            "short_expansion_weight" => self.short_expansion_weight = number()?,
             "destructive_penalty" => self.destructive_penalty = number()?,
             "read_only_penalty" => self.read_only_penalty = number()?,
             "keep_clause_weight" => self.keep_clause_weight = number()?,
@@ -185,6 +196,8 @@ impl Bm25Config {
         b: 0.75,
         single_field: false,
         expansion_weight: 0.2,
+        short_query_words: 12,
+        short_expansion_weight: 0.1,
         destructive_penalty: 0.3,
         read_only_penalty: 0.5,
         keep_clause_weight: 0.0,
@@ -207,6 +220,8 @@ impl Bm25Config {
         b: 0.4,
         single_field: false,
         expansion_weight: 0.0,
+        short_query_words: 0,
+        short_expansion_weight: 0.0,
         destructive_penalty: 1.0,
         read_only_penalty: 1.0,
         keep_clause_weight: 1.0,
@@ -229,6 +244,8 @@ impl Bm25Config {
         b: 0.75,
         single_field: true,
         expansion_weight: 0.0,
+        short_query_words: 0,
+        short_expansion_weight: 0.0,
         destructive_penalty: 1.0,
         read_only_penalty: 1.0,
         keep_clause_weight: 1.0,
@@ -402,16 +419,23 @@ impl Retriever for FieldedBm25 {
 
     fn search(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit> {
         // Query terms (by id; ids follow sorted term order) and their weights: the user's own
-        // terms weigh ln(1 + qtf); lexicon expansions weigh `expansion_weight` times that and
-        // never replace an own term. Terms the catalog never uses cannot score and are dropped
-        // here, but a query of only such words still has word terms (see coverage).
+        // terms weigh ln(1 + qtf); lexicon expansions weigh `expansion_weight` times that
+        // (`short_expansion_weight` in a query of few words) and never replace an own term.
+        // Terms the catalog never uses cannot score and are dropped here, but a query of only
+        // such words still has word terms (see coverage).
         let terms = &self.index.terms;
-        let mut has_word_terms = false;
+        let mut word_terms = 0usize;
         let mut own: Vec<u32> = Vec::new();
         self.analyzer.each_term(query, &mut |term| {
-            has_word_terms |= !term.starts_with('#');
+            word_terms += usize::from(!term.starts_with('#'));
             own.extend(terms.id(term));
         });
+        let has_word_terms = word_terms > 0;
+        let expansion_weight = if word_terms < self.config.short_query_words {
+            self.config.short_expansion_weight
+        } else {
+            self.config.expansion_weight
+        };
         let prepared = PreparedQuery::new(query);
         let kept_only = self.kept_only_terms(query, &prepared);
         let mut weights: Vec<QueryTerm> = counted(&mut own)
@@ -439,7 +463,7 @@ impl Retriever for FieldedBm25 {
                 {
                     weights.push(QueryTerm {
                         term,
-                        weight: (1.0 + f64::from(qtf)).ln() * self.config.expansion_weight,
+                        weight: (1.0 + f64::from(qtf)).ln() * expansion_weight,
                         is_own: false,
                     });
                 }

@@ -15,7 +15,7 @@ fn metric(report: &serde_json::Value, key: &str) -> f64 {
 fn quality_floor_on_the_test_set() {
     let report = eval("test.json");
     assert_eq!(report["overall"]["cases"], 240);
-    for (key, floor) in [("recall@1", 0.574), ("recall@5", 0.838), ("mrr@10", 0.691)] {
+    for (key, floor) in [("recall@1", 0.598), ("recall@5", 0.838), ("mrr@10", 0.705)] {
         let value = metric(&report, key);
         assert!(
             value >= floor,
@@ -24,8 +24,8 @@ fn quality_floor_on_the_test_set() {
     }
     let forbidden = metric(&report, "forbidden@5");
     assert!(
-        forbidden <= 0.18,
-        "forbidden@5 = {forbidden} rose above 0.18"
+        forbidden <= 0.21,
+        "forbidden@5 = {forbidden} rose above 0.21 (raised from 0.18 in docs/adr/0004, short queries)"
     );
 }
 
