@@ -43,3 +43,33 @@ fn every_identity_case_is_exact() {
         );
     }
 }
+
+/// `eval --param` reaches the ranking (switching ADR 0004's short-request rule off changes the
+/// answers and names itself in the report), and a malformed knob is a validation error.
+#[test]
+fn eval_params_reach_the_ranking_and_bad_ones_are_refused() {
+    let path = repo().join("qrels").join("test.json").display().to_string();
+    let default = eval("test.json");
+    let off = ts(&[
+        "eval",
+        "--qrels",
+        &path,
+        "--json",
+        "--param",
+        "short_query_words=0",
+    ])
+    .run()
+    .json();
+    assert_ne!(default["per_case"], off["per_case"]);
+    assert_eq!(off["retriever"], "fielded_bm25[short_query_words=0]");
+    for bad in [
+        "short_query_words=abc",
+        "short_query_words=-1",
+        "short_expansion_weight=x",
+        "no_such_knob=1",
+        "weights=1,2",
+    ] {
+        let run = ts(&["eval", "--qrels", &path, "--param", bad]).run();
+        assert_eq!(run.reason(), "invalid_transport", "{bad}");
+    }
+}
