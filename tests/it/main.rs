@@ -8,6 +8,7 @@ mod inspect;
 mod lint;
 mod mcp;
 mod prepared;
+mod qrels;
 mod quality;
 mod schemas;
 mod search;

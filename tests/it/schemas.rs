@@ -11,7 +11,7 @@ fn schema(name: &str) -> serde_json::Value {
     .unwrap()
 }
 
-fn assert_valid(schema_name: &str, instance: &serde_json::Value) {
+pub fn assert_valid(schema_name: &str, instance: &serde_json::Value) {
     let validator = jsonschema::draft202012::new(&schema(schema_name)).expect("schema compiles");
     let errors: Vec<String> = validator
         .iter_errors(instance)

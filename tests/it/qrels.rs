@@ -1,0 +1,194 @@
+//! The judged sets are the yardstick: every committed `qrels/*.json` must be a valid qrels.v1
+//! document whose judgements make sense against the embedded catalog. These checks read
+//! labels only; they never run a search.
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+use crate::schemas::assert_valid;
+use crate::util::*;
+
+/// A catalog tool as the judges see it.
+struct ToolFacts {
+    available: bool,
+    product: String,
+    effect: Option<String>,
+}
+
+fn catalog_tools() -> BTreeMap<String, ToolFacts> {
+    let mut tools = BTreeMap::new();
+    let dir = repo().join("catalog");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("catalog dir")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    for file in files {
+        let doc: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("JSON");
+        for product in doc["products"].as_array().expect("products") {
+            for tool in product["tools"].as_array().expect("tools") {
+                let availability = tool["availability"].as_str().unwrap_or("available");
+                tools.insert(
+                    tool["canonical_path"].as_str().expect("path").to_string(),
+                    ToolFacts {
+                        available: availability == "available",
+                        product: product["id"].as_str().expect("id").to_string(),
+                        effect: tool["effect"].as_str().map(str::to_string),
+                    },
+                );
+            }
+        }
+    }
+    tools
+}
+
+/// The language slice a query's text implies (formats.md §4).
+fn language_of(query: &str) -> &'static str {
+    let han = query
+        .chars()
+        .any(|c| matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF));
+    let ascii_letter = query.chars().any(|c| c.is_ascii_alphabetic());
+    match (han, ascii_letter) {
+        (false, _) => "english",
+        (true, true) => "mixed_chinese_ascii",
+        (true, false) => "chinese_only",
+    }
+}
+
+/// Everything wrong with one judged case.
+fn problems(case: &Value, tools: &BTreeMap<String, ToolFacts>) -> Vec<String> {
+    let mut out = Vec::new();
+    let query = case["query"].as_str().unwrap_or_default();
+    if case["language"].as_str() != Some(language_of(query)) {
+        out.push(format!("language is not {}", language_of(query)));
+    }
+    let judged: Vec<(&str, i64)> = case["qrels"]
+        .as_array()
+        .map(|q| {
+            q.iter()
+                .map(|j| {
+                    (
+                        j["canonical"].as_str().unwrap_or(""),
+                        j["relevance"].as_i64().unwrap_or(0),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if case["expect"] == "abstain" {
+        if !judged.is_empty() {
+            out.push("an abstain case with judged tools".into());
+        }
+    } else if !judged.iter().any(|&(_, r)| r == 3) {
+        out.push("no relevance-3 tool".into());
+    }
+    for &(path, _) in &judged {
+        match tools.get(path) {
+            None => out.push(format!("unknown tool {path}")),
+            Some(tool) if !tool.available => out.push(format!("unavailable tool {path} is judged")),
+            Some(tool) => {
+                let filters = &case["filters"];
+                let listed = |key: &str, value: &str| {
+                    filters[key]
+                        .as_array()
+                        .is_some_and(|l| l.iter().any(|v| v == value))
+                };
+                if filters["product_ids"].is_array() && !listed("product_ids", &tool.product) {
+                    out.push(format!("{path} fails the product filter"));
+                }
+                let effect = tool.effect.as_deref().unwrap_or("");
+                if filters["effects"].is_array() && !listed("effects", effect) {
+                    out.push(format!("{path} fails the effect filter"));
+                }
+                if listed("exclude_canonical", path) {
+                    out.push(format!("{path} is excluded by the filters"));
+                }
+            }
+        }
+    }
+    for forbidden in case["forbidden"].as_array().into_iter().flatten() {
+        let path = forbidden.as_str().unwrap_or("");
+        if !tools.contains_key(path) {
+            out.push(format!("unknown forbidden tool {path}"));
+        }
+        if judged.iter().any(|&(p, _)| p == path) {
+            out.push(format!("{path} is both judged and forbidden"));
+        }
+    }
+    if let Some(workflow) = case.get("workflow") {
+        let required = workflow["required"].as_array().map_or(0, Vec::len);
+        if !(2..=4).contains(&required) {
+            out.push("a workflow needs 2 to 4 tools".into());
+        }
+        if workflow["subqueries"].as_array().map_or(0, Vec::len) < 2 {
+            out.push("a workflow needs subqueries".into());
+        }
+        for path in workflow["required"].as_array().into_iter().flatten() {
+            if !judged
+                .iter()
+                .any(|&(p, r)| Some(p) == path.as_str() && r == 3)
+            {
+                out.push(format!("required {path} is not judged relevance 3"));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_judged_set_is_valid_and_consistent_with_the_catalog() {
+    let tools = catalog_tools();
+    let mut ids: BTreeSet<String> = BTreeSet::new();
+    let mut checked = 0;
+    for name in ["dev.json", "test.json", "holdout.json", "identity.json"] {
+        let text = std::fs::read_to_string(repo().join("qrels").join(name)).expect("qrels file");
+        let doc: Value = serde_json::from_str(&text).expect("qrels JSON");
+        assert_valid("tool-search-qrels.v1.schema.json", &doc);
+        let mut wrong = Vec::new();
+        for case in doc["cases"].as_array().expect("cases") {
+            let id = case["id"].as_str().expect("id").to_string();
+            if !ids.insert(id.clone()) {
+                wrong.push(format!("{id}: id used twice"));
+            }
+            // Identity cases are generated (qrels/gen_identity.py): unavailable tools are
+            // their expected `exact_filtered` answers, so only the hand-judged sets are held to
+            // the judging rules.
+            if name != "identity.json" {
+                wrong.extend(
+                    problems(case, &tools)
+                        .into_iter()
+                        .map(|p| format!("{id}: {p}")),
+                );
+            }
+            checked += 1;
+        }
+        assert!(wrong.is_empty(), "qrels/{name}:\n{}", wrong.join("\n"));
+    }
+    assert!(checked > 3_000, "only {checked} cases checked");
+}
+
+/// The checks can fail: a case breaking each rule is reported.
+#[test]
+fn the_judging_rules_catch_bad_cases() {
+    let tools = catalog_tools();
+    let bad = [
+        r#"{"id":"x","query":"send a message","language":"chinese_only","qrels":[{"canonical":"chat.send_message","relevance":3}]}"#,
+        r#"{"id":"x","query":"发消息","language":"chinese_only","qrels":[{"canonical":"chat.send_message","relevance":2}]}"#,
+        r#"{"id":"x","query":"发消息","language":"chinese_only","qrels":[{"canonical":"chat.no_such_tool","relevance":3}]}"#,
+        r#"{"id":"x","query":"订机票","language":"chinese_only","qrels":[{"canonical":"chat.send_message","relevance":3}],"expect":"abstain"}"#,
+        r#"{"id":"x","query":"发消息","language":"chinese_only","qrels":[{"canonical":"chat.send_message","relevance":3}],"forbidden":["chat.send_message"]}"#,
+        r#"{"id":"x","query":"发消息","language":"chinese_only","qrels":[{"canonical":"chat.send_message","relevance":3}],"filters":{"effects":["read"]}}"#,
+        r#"{"id":"x","query":"发消息再建日程","language":"chinese_only","qrels":[{"canonical":"chat.send_message","relevance":3}],"workflow":{"required":["chat.send_message","calendar.create_event"],"subqueries":["发消息","建日程"]}}"#,
+    ];
+    for case in bad {
+        let case: Value = serde_json::from_str(case).expect("JSON");
+        assert!(!problems(&case, &tools).is_empty(), "not caught: {case}");
+    }
+    let good: Value = serde_json::from_str(
+        r#"{"id":"x","query":"发消息","language":"chinese_only","qrels":[{"canonical":"chat.send_message","relevance":3}]}"#,
+    )
+    .expect("JSON");
+    assert_eq!(problems(&good, &tools), Vec::<String>::new());
+}
