@@ -283,7 +283,7 @@ pub struct FieldedBm25 {
     /// on the query.
     combined: Vec<std::sync::OnceLock<CombinedPostings>>,
     /// Per lexicon phrase text (see `Lexicon::text`), filled on first use: its terms' ids.
-    /// Sized on the first query, so building a retriever never parses the lexicon.
+    /// Sized on the first query that expands, so a retriever that never expands allocates none.
     expansion_terms: std::sync::OnceLock<Vec<std::sync::OnceLock<Vec<u32>>>>,
     n_tools: usize,
     tool_effects: Vec<Option<Effect>>,
