@@ -133,6 +133,13 @@ pub struct Lexicon {
     _compiled: (),
 }
 
+/// Item `index` of a table stored as a list of end offsets (`ends[index - 1]..ends[index]`,
+/// the first item starting at 0); `index` must be below `ends.len()`.
+fn span(ends: &[u32], index: usize) -> std::ops::Range<usize> {
+    let start = index.checked_sub(1).map_or(0, |prev| ends[prev] as usize);
+    start..ends[index] as usize
+}
+
 /// The phrases of a cue list.
 fn cues(list: &'static [[u32; 3]]) -> impl Iterator<Item = Phrase<'static>> {
     list.iter().map(|entry| Phrase::compiled(entry))
@@ -147,10 +154,7 @@ impl Lexicon {
 
     /// The phrases of group `group`: `[start, end, kind, text id]` each.
     fn group(&self, group: usize) -> &'static [[u32; 4]] {
-        let start = group
-            .checked_sub(1)
-            .map_or(0, |prev| compiled::GROUP_ENDS[prev] as usize);
-        &compiled::PHRASES[start..compiled::GROUP_ENDS[group] as usize]
+        &compiled::PHRASES[span(&compiled::GROUP_ENDS, group)]
     }
 
     fn group_count(&self) -> usize {
@@ -222,13 +226,10 @@ impl Lexicon {
     /// The phrase text of a text id (as written in `lexicon.txt`).
     pub fn text(&self, id: u32) -> &'static str {
         let id = id as usize;
-        let Some(&end) = compiled::TEXT_ENDS.get(id) else {
+        if id >= compiled::TEXT_ENDS.len() {
             return "";
-        };
-        let start = id
-            .checked_sub(1)
-            .map_or(0, |prev| compiled::TEXT_ENDS[prev] as usize);
-        &compiled::TEXTS[start..end as usize]
+        }
+        &compiled::TEXTS[span(&compiled::TEXT_ENDS, id)]
     }
 
     /// Returns true if and only if the query mentions `name` or a phrase of a group that
