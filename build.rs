@@ -86,27 +86,25 @@ fn han_dictionary(manifest: &std::path::Path, out_dir: &std::path::Path) {
     )
     .expect("write");
     writeln!(code, "pub static WORD_TEXT: &str = {text:?};").expect("write");
-    writeln!(
-        code,
-        "/// Start of each word in `WORD_TEXT`, plus the end (tests list the words with it).\n#[cfg(test)]"
-    )
-    .expect("write");
-    writeln!(
-        code,
-        "pub static WORD_OFFSETS: [u32; {}] = [",
-        offsets.len()
-    )
-    .expect("write");
-    for offset in &offsets {
-        writeln!(code, "    {offset},").expect("write");
-    }
-    code.push_str("];\n");
-    writeln!(code, "/// Frequencies, one per word.").expect("write");
-    writeln!(code, "pub static FREQS: [u32; {}] = [", words.len()).expect("write");
-    for freq in words.values() {
-        writeln!(code, "    {freq},").expect("write");
-    }
-    code.push_str("];\n");
+    let as_u32 = |n: u64| u32::try_from(n).expect("a dictionary figure fits in u32");
+    code.push_str("#[cfg(test)]\n");
+    table(
+        &mut code,
+        "Start of each word in `WORD_TEXT`, plus the end (tests list the words with it).",
+        "WORD_OFFSETS",
+        1,
+        &offsets
+            .iter()
+            .map(|&o| as_u32(o as u64))
+            .collect::<Vec<_>>(),
+    );
+    table(
+        &mut code,
+        "Frequencies, one per word.",
+        "FREQS",
+        1,
+        &words.values().map(|&f| as_u32(f)).collect::<Vec<_>>(),
+    );
     // Every word and every proper prefix of a word (at character boundaries) in an
     // open-addressing table keyed by `han_key_hash` (FNV-1a), so the DAG extends a prefix by
     // one character with one hash step and (mostly) one probe, as jieba's prefix dictionary does.
@@ -185,7 +183,6 @@ fn lexicon(manifest: &std::path::Path, out_dir: &std::path::Path) {
     let synonyms = destructive_synonyms(&groups, &list("destructive"), &forms);
 
     let mut code = String::new();
-    let rows = |items: &[u32]| items.iter().map(|&e| vec![e]).collect::<Vec<_>>();
     let (texts, text_ids) = texts(&groups);
     let text_ends: Vec<u32> = texts
         .iter()
@@ -211,16 +208,16 @@ fn lexicon(manifest: &std::path::Path, out_dir: &std::path::Path) {
         "End of each text in `TEXTS`.",
         "TEXT_ENDS",
         1,
-        &rows(&text_ends),
+        &text_ends,
     );
 
-    let mut phrases: Vec<Vec<u32>> = Vec::new();
+    let mut phrases: Vec<u32> = Vec::new();
     let mut group_ends: Vec<u32> = Vec::new();
     for group in &groups {
         for (p, text) in group {
-            phrases.push(vec![p[0], p[1], p[2], text_ids[text]]);
+            phrases.extend([p[0], p[1], p[2], text_ids[text]]);
         }
-        group_ends.push(phrases.len() as u32);
+        group_ends.push((phrases.len() / 4) as u32);
     }
     table(
         &mut code,
@@ -234,7 +231,7 @@ fn lexicon(manifest: &std::path::Path, out_dir: &std::path::Path) {
         "End of each group in `PHRASES`.",
         "GROUP_ENDS",
         1,
-        &rows(&group_ends),
+        &group_ends,
     );
     for (name, cues) in [
         ("DESTRUCTIVE", list("destructive")),
@@ -243,7 +240,7 @@ fn lexicon(manifest: &std::path::Path, out_dir: &std::path::Path) {
         ("KEEP", list("keep")),
         ("DESTRUCTIVE_SYNONYMS", synonyms),
     ] {
-        let cues: Vec<Vec<u32>> = cues.iter().map(|p| p.to_vec()).collect();
+        let cues: Vec<u32> = cues.concat();
         table(
             &mut code,
             "A cue list: `[start, end, kind]`.",
@@ -378,10 +375,10 @@ fn triggers(code: &mut String, groups: &[Group<'_>], forms: &Forms) {
     }
     han.sort_by_key(|&(ch, _, idx)| (ch, idx));
     words.sort_by_key(|&(word, _, _, _, idx)| (word, idx));
-    let han_rows: Vec<Vec<u32>> = han.iter().map(|&(c, g, i)| vec![c as u32, g, i]).collect();
-    let word_rows: Vec<Vec<u32>> = words
+    let han_rows: Vec<u32> = han.iter().flat_map(|&(c, g, i)| [c as u32, g, i]).collect();
+    let word_rows: Vec<u32> = words
         .iter()
-        .map(|&(_, s, e, g, i)| vec![s, e, g, i])
+        .flat_map(|&(_, s, e, g, i)| [s, e, g, i])
         .collect();
     table(
         code,
@@ -412,21 +409,22 @@ fn triggers(code: &mut String, groups: &[Group<'_>], forms: &Forms) {
     .expect("write");
 }
 
-/// Writes a static table of `width` integers per row (1: a plain list).
-fn table(code: &mut String, doc: &str, name: &str, width: usize, rows: &[Vec<u32>]) {
+/// Writes a static table of `cells`, `width` integers per row (1: a plain list of `u32`).
+fn table(code: &mut String, doc: &str, name: &str, width: usize, cells: &[u32]) {
+    assert_eq!(cells.len() % width, 0, "{name}: rows of {width}");
     writeln!(code, "/// {doc}").expect("write");
-    let row_type = if width == 1 {
-        "u32".to_string()
+    let rows = cells.len() / width;
+    if width == 1 {
+        writeln!(code, "pub static {name}: [u32; {rows}] = [").expect("write");
     } else {
-        format!("[u32; {width}]")
-    };
-    writeln!(code, "pub static {name}: [{row_type}; {}] = [", rows.len()).expect("write");
-    for row in rows {
-        let cells: Vec<String> = row.iter().map(u32::to_string).collect();
+        writeln!(code, "pub static {name}: [[u32; {width}]; {rows}] = [").expect("write");
+    }
+    for row in cells.chunks(width) {
+        let row: Vec<String> = row.iter().map(u32::to_string).collect();
         if width == 1 {
-            writeln!(code, "    {},", cells.join(", ")).expect("write");
+            writeln!(code, "    {},", row.join(", ")).expect("write");
         } else {
-            writeln!(code, "    [{}],", cells.join(", ")).expect("write");
+            writeln!(code, "    [{}],", row.join(", ")).expect("write");
         }
     }
     code.push_str("];\n");
