@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
+use toolsearch::eval::language_of;
 
 use crate::schemas::assert_valid;
 use crate::util::*;
@@ -15,54 +16,36 @@ struct ToolFacts {
     effect: Option<String>,
 }
 
+/// The embedded catalog's tools by canonical path (the library's own reading of `catalog/`).
 fn catalog_tools() -> BTreeMap<String, ToolFacts> {
-    let mut tools = BTreeMap::new();
-    let dir = repo().join("catalog");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("catalog dir")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    for file in files {
-        let doc: Value =
-            serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("JSON");
-        for product in doc["products"].as_array().expect("products") {
-            for tool in product["tools"].as_array().expect("tools") {
-                let availability = tool["availability"].as_str().unwrap_or("available");
-                tools.insert(
-                    tool["canonical_path"].as_str().expect("path").to_string(),
-                    ToolFacts {
-                        available: availability == "available",
-                        product: product["id"].as_str().expect("id").to_string(),
-                        effect: tool["effect"].as_str().map(str::to_string),
-                    },
-                );
-            }
-        }
-    }
-    tools
-}
-
-/// The language slice a query's text implies (formats.md §4).
-fn language_of(query: &str) -> &'static str {
-    let han = query
-        .chars()
-        .any(|c| matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF));
-    let ascii_letter = query.chars().any(|c| c.is_ascii_alphabetic());
-    match (han, ascii_letter) {
-        (false, _) => "english",
-        (true, true) => "mixed_chinese_ascii",
-        (true, false) => "chinese_only",
-    }
+    let catalog = toolsearch::cli::load_catalog(None).expect("the embedded catalog");
+    catalog
+        .tools()
+        .iter()
+        .map(|tool| {
+            let effect = tool
+                .effect()
+                .map(|e| serde_json::to_value(e).expect("an effect serializes"));
+            (
+                tool.def.canonical_path.clone(),
+                ToolFacts {
+                    available: tool.is_available(),
+                    product: tool.product_id.clone(),
+                    effect: effect.and_then(|e| e.as_str().map(str::to_string)),
+                },
+            )
+        })
+        .collect()
 }
 
 /// Everything wrong with one judged case.
 fn problems(case: &Value, tools: &BTreeMap<String, ToolFacts>) -> Vec<String> {
     let mut out = Vec::new();
     let query = case["query"].as_str().unwrap_or_default();
-    if case["language"].as_str() != Some(language_of(query)) {
-        out.push(format!("language is not {}", language_of(query)));
+    // The slice eval itself computes from the text (formats.md §4).
+    let language = serde_json::to_value(language_of(query)).expect("a language serializes");
+    if case["language"] != language {
+        out.push(format!("language is not {language}"));
     }
     let judged: Vec<(&str, i64)> = case["qrels"]
         .as_array()
