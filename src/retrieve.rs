@@ -19,7 +19,7 @@
 use crate::catalog::{Catalog, ToolId};
 use crate::index::Index;
 use crate::limits::SCORE_ROUNDING;
-use crate::text::{Analyzer, AnalyzerConfig, HanMode, Lexicon, PreparedQuery};
+use crate::text::{split_quoted, Analyzer, AnalyzerConfig, HanMode, Lexicon, PreparedQuery};
 use crate::wire::Effect;
 
 pub use crate::index::{Field, N_FIELDS};
@@ -109,6 +109,12 @@ pub struct Bm25Config {
     /// Query-term weight multiplier for the user's terms that occur only in clauses naming
     /// what must stay untouched ("文字纪要留着"; 1 = off).
     pub keep_clause_weight: f64,
+    /// Query-term weight multiplier for the user's terms that occur only inside quoted spans
+    /// (a quoted name or message text, see `text::split_quoted`; 1 = off; docs/adr/0010).
+    pub quoted_weight: f64,
+    /// Whether lexicon expansions come from the whole query (true) or only from the text
+    /// outside its quoted spans.
+    pub expand_quoted: bool,
     /// A hit is confident only if it matched at least this share of the query's idf mass
     /// (0 = every hit with an identity or summary match is confident).
     pub min_coverage: f64,
@@ -153,6 +159,8 @@ impl Bm25Config {
             "destructive_penalty" => self.destructive_penalty = number()?,
             "read_only_penalty" => self.read_only_penalty = number()?,
             "keep_clause_weight" => self.keep_clause_weight = number()?,
+            "quoted_weight" => self.quoted_weight = number()?,
+            "expand_quoted" => self.expand_quoted = flag()?,
             "min_coverage" => self.min_coverage = number()?,
             "product_boost" => self.product_boost = number()?,
             "single_field" => self.single_field = flag()?,
@@ -188,7 +196,7 @@ impl Bm25Config {
 impl Bm25Config {
     /// The default ranking. Every value is measured in docs/adr (0003 fields and BM25F,
     /// 0004 lexicon expansion, 0005 destructive-intent penalty, 0006 weak match, 0008
-    /// read-only intent).
+    /// read-only intent, 0010 quoted spans).
     pub const DEFAULT: Bm25Config = Bm25Config {
         analyzer: AnalyzerConfig::DEFAULT,
         weights: [1.0, 1.0, 1.0, 1.0, 1.0],
@@ -201,6 +209,8 @@ impl Bm25Config {
         destructive_penalty: 0.3,
         read_only_penalty: 0.5,
         keep_clause_weight: 0.0,
+        quoted_weight: 0.25,
+        expand_quoted: true,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: true,
@@ -225,6 +235,8 @@ impl Bm25Config {
         destructive_penalty: 1.0,
         read_only_penalty: 1.0,
         keep_clause_weight: 1.0,
+        quoted_weight: 1.0,
+        expand_quoted: true,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: false,
@@ -249,6 +261,8 @@ impl Bm25Config {
         destructive_penalty: 1.0,
         read_only_penalty: 1.0,
         keep_clause_weight: 1.0,
+        quoted_weight: 1.0,
+        expand_quoted: true,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: false,
@@ -375,25 +389,30 @@ impl FieldedBm25 {
             return Vec::new();
         }
         let (rest, keep) = Lexicon::builtin().split_keep_clauses(query);
-        if keep.is_empty() {
+        self.terms_only_in(&keep, &rest)
+    }
+
+    /// The ids (sorted, unique) of the terms of `part` that `rest` does not have.
+    fn terms_only_in(&self, part: &str, rest: &str) -> Vec<u32> {
+        if part.is_empty() {
             return Vec::new();
         }
         let terms = &self.index.terms;
         let mut in_rest: Vec<u32> = Vec::new();
         self.analyzer
-            .each_term(&rest, &mut |term| in_rest.extend(terms.id(term)));
+            .each_term(rest, &mut |term| in_rest.extend(terms.id(term)));
         in_rest.sort_unstable();
-        let mut kept: Vec<u32> = Vec::new();
-        self.analyzer.each_term(&keep, &mut |term| {
-            kept.extend(
+        let mut only: Vec<u32> = Vec::new();
+        self.analyzer.each_term(part, &mut |term| {
+            only.extend(
                 terms
                     .id(term)
                     .filter(|id| in_rest.binary_search(id).is_err()),
             );
         });
-        kept.sort_unstable();
-        kept.dedup();
-        kept
+        only.sort_unstable();
+        only.dedup();
+        only
     }
 }
 
@@ -438,21 +457,42 @@ impl Retriever for FieldedBm25 {
         };
         let prepared = PreparedQuery::new(query);
         let kept_only = self.kept_only_terms(query, &prepared);
+        let quoted = if self.config.quoted_weight != 1.0 || !self.config.expand_quoted {
+            split_quoted(query)
+        } else {
+            None
+        };
+        let quoted_only = match &quoted {
+            Some((outside, inside)) if self.config.quoted_weight != 1.0 => {
+                self.terms_only_in(inside, outside)
+            }
+            _ => Vec::new(),
+        };
         let mut weights: Vec<QueryTerm> = counted(&mut own)
-            .map(|(term, qtf)| QueryTerm {
-                term,
-                weight: (1.0 + f64::from(qtf)).ln()
-                    * if kept_only.binary_search(&term).is_ok() {
-                        self.config.keep_clause_weight
-                    } else {
-                        1.0
-                    },
-                is_own: true,
+            .map(|(term, qtf)| {
+                let mut weight = (1.0 + f64::from(qtf)).ln();
+                if kept_only.binary_search(&term).is_ok() {
+                    weight *= self.config.keep_clause_weight;
+                }
+                if quoted_only.binary_search(&term).is_ok() {
+                    weight *= self.config.quoted_weight;
+                }
+                QueryTerm {
+                    term,
+                    weight,
+                    is_own: true,
+                }
             })
             .collect();
         if self.config.expansion_weight > 0.0 {
+            let outside_quotes = match &quoted {
+                Some((outside, _)) if !self.config.expand_quoted => {
+                    Some(PreparedQuery::new(outside))
+                }
+                _ => None,
+            };
             let mut expanded: Vec<u32> = Vec::new();
-            for text in Lexicon::builtin().expansion(&prepared) {
+            for text in Lexicon::builtin().expansion(outside_quotes.as_ref().unwrap_or(&prepared)) {
                 expanded.extend_from_slice(self.expansion_term_ids(text));
             }
             let own_count = weights.len();

@@ -17,10 +17,12 @@
 mod forms;
 mod han;
 mod lexicon;
+mod quoted;
 
 pub use forms::is_han;
 pub use han::fnv1a;
 pub use lexicon::{Lexicon, PreparedQuery};
+pub use quoted::split_quoted;
 
 use std::borrow::Cow;
 

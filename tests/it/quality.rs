@@ -15,7 +15,7 @@ fn metric(report: &serde_json::Value, key: &str) -> f64 {
 fn quality_floor_on_the_test_set() {
     let report = eval("test.json");
     assert_eq!(report["overall"]["cases"], 240);
-    for (key, floor) in [("recall@1", 0.598), ("recall@5", 0.838), ("mrr@10", 0.705)] {
+    for (key, floor) in [("recall@1", 0.612), ("recall@5", 0.838), ("mrr@10", 0.713)] {
         let value = metric(&report, key);
         assert!(
             value >= floor,
@@ -24,8 +24,9 @@ fn quality_floor_on_the_test_set() {
     }
     let forbidden = metric(&report, "forbidden@5");
     assert!(
-        forbidden <= 0.21,
-        "forbidden@5 = {forbidden} rose above 0.21 (raised from 0.18 in docs/adr/0004, short queries)"
+        forbidden <= 0.22,
+        "forbidden@5 = {forbidden} rose above 0.22 (raised from 0.18 in docs/adr/0004, short queries, \
+         and from 0.21 in docs/adr/0010, quoted spans)"
     );
 }
 
@@ -44,28 +45,26 @@ fn every_identity_case_is_exact() {
     }
 }
 
-/// `eval --param` reaches the ranking (switching ADR 0004's short-request rule off changes the
-/// answers and names itself in the report), and a malformed knob is a validation error.
+/// `eval --param` reaches the ranking (switching off ADR 0004's short-request rule or ADR
+/// 0010's quoted spans changes the answers and names itself in the report), and a malformed
+/// knob is a validation error.
 #[test]
 fn eval_params_reach_the_ranking_and_bad_ones_are_refused() {
     let path = repo().join("qrels").join("test.json").display().to_string();
     let default = eval("test.json");
-    let off = ts(&[
-        "eval",
-        "--qrels",
-        &path,
-        "--json",
-        "--param",
-        "short_query_words=0",
-    ])
-    .run()
-    .json();
-    assert_ne!(default["per_case"], off["per_case"]);
-    assert_eq!(off["retriever"], "fielded_bm25[short_query_words=0]");
+    for knob in ["short_query_words=0", "quoted_weight=1"] {
+        let off = ts(&["eval", "--qrels", &path, "--json", "--param", knob])
+            .run()
+            .json();
+        assert_ne!(default["per_case"], off["per_case"], "{knob}");
+        assert_eq!(off["retriever"], format!("fielded_bm25[{knob}]"));
+    }
     for bad in [
         "short_query_words=abc",
         "short_query_words=-1",
         "short_expansion_weight=x",
+        "quoted_weight=heavy",
+        "expand_quoted=maybe",
         "no_such_knob=1",
         "weights=1,2",
     ] {
