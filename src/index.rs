@@ -447,6 +447,7 @@ fn analyse_chunk(
     for (offset, tool) in tools.iter().enumerate() {
         let tool_id = (first + offset) as ToolId;
         let texts = field_texts(tool);
+        let examples = example_texts(tool);
         for field_idx in 0..N_FIELDS {
             doc_terms.clear();
             let mut intern = |term: &str| doc_terms.push(chunk.intern(term));
@@ -455,10 +456,18 @@ fn analyse_chunk(
                     for text in texts.iter().flatten() {
                         analyzer.each_term(text, &mut intern);
                     }
+                    for text in &examples {
+                        analyzer.each_id_shape(text, &mut intern);
+                    }
                 }
             } else if weights[field_idx] > 0.0 {
                 for text in &texts[field_idx] {
                     analyzer.each_term(text, &mut intern);
+                }
+                if Field::ALL[field_idx] == Field::Parameters {
+                    for text in &examples {
+                        analyzer.each_id_shape(text, &mut intern);
+                    }
                 }
             }
             chunk.doc_len[field_idx].push(doc_terms.len() as u32);
@@ -555,6 +564,25 @@ impl<'a> Reader<'a> {
     pub fn is_at_end(&self) -> bool {
         self.pos == self.bytes.len()
     }
+}
+
+/// The string example values of `tool`'s parameters (and the strings inside array examples),
+/// in parameter order: they only lend the parameters field the shapes of their identifiers.
+fn example_texts(tool: &ToolEntry) -> Vec<&str> {
+    fn strings<'a>(value: &'a serde_json::Value, out: &mut Vec<&'a str>) {
+        match value {
+            serde_json::Value::String(text) => out.push(text),
+            serde_json::Value::Array(items) => items.iter().for_each(|item| strings(item, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for parameter in tool.def.parameters.values() {
+        if let Some(example) = &parameter.example {
+            strings(example, &mut out);
+        }
+    }
+    out
 }
 
 /// The texts of each field of `tool`, in [`Field::ALL`] order.

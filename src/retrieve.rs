@@ -115,6 +115,9 @@ pub struct Bm25Config {
     /// Whether lexicon expansions come from the whole query (true) or only from the text
     /// outside its quoted spans.
     pub expand_quoted: bool,
+    /// Query-term weight multiplier for identifier-shape terms (`#id:evt` from `evt_77310`,
+    /// see `AnalyzerConfig::id_shapes`; docs/adr/0011).
+    pub id_shape_weight: f64,
     /// A hit is confident only if it matched at least this share of the query's idf mass
     /// (0 = every hit with an identity or summary match is confident).
     pub min_coverage: f64,
@@ -161,6 +164,8 @@ impl Bm25Config {
             "keep_clause_weight" => self.keep_clause_weight = number()?,
             "quoted_weight" => self.quoted_weight = number()?,
             "expand_quoted" => self.expand_quoted = flag()?,
+            "id_shape_weight" => self.id_shape_weight = number()?,
+            "id_shapes" => self.analyzer.id_shapes = flag()?,
             "min_coverage" => self.min_coverage = number()?,
             "product_boost" => self.product_boost = number()?,
             "single_field" => self.single_field = flag()?,
@@ -196,7 +201,7 @@ impl Bm25Config {
 impl Bm25Config {
     /// The default ranking. Every value is measured in docs/adr (0003 fields and BM25F,
     /// 0004 lexicon expansion, 0005 destructive-intent penalty, 0006 weak match, 0008
-    /// read-only intent, 0010 quoted spans).
+    /// read-only intent, 0010 quoted spans, 0011 identifier shapes).
     pub const DEFAULT: Bm25Config = Bm25Config {
         analyzer: AnalyzerConfig::DEFAULT,
         weights: [1.0, 1.0, 1.0, 1.0, 1.0],
@@ -211,6 +216,7 @@ impl Bm25Config {
         keep_clause_weight: 0.0,
         quoted_weight: 0.25,
         expand_quoted: true,
+        id_shape_weight: 2.0,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: true,
@@ -224,6 +230,7 @@ impl Bm25Config {
             split_identifiers: true,
             stop_words: false,
             stem_plurals: false,
+            id_shapes: false,
         },
         weights: [8.0, 5.0, 2.0, 2.0, 0.0],
         k1: 0.9,
@@ -237,6 +244,7 @@ impl Bm25Config {
         keep_clause_weight: 1.0,
         quoted_weight: 1.0,
         expand_quoted: true,
+        id_shape_weight: 1.0,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: false,
@@ -250,6 +258,7 @@ impl Bm25Config {
             split_identifiers: true,
             stop_words: false,
             stem_plurals: false,
+            id_shapes: false,
         },
         weights: [1.0, 0.0, 0.0, 0.0, 0.0],
         k1: 1.2,
@@ -263,6 +272,7 @@ impl Bm25Config {
         keep_clause_weight: 1.0,
         quoted_weight: 1.0,
         expand_quoted: true,
+        id_shape_weight: 1.0,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: false,
@@ -476,6 +486,9 @@ impl Retriever for FieldedBm25 {
                 }
                 if quoted_only.binary_search(&term).is_ok() {
                     weight *= self.config.quoted_weight;
+                }
+                if self.config.id_shape_weight != 1.0 && terms.term(term).starts_with("#id:") {
+                    weight *= self.config.id_shape_weight;
                 }
                 QueryTerm {
                     term,

@@ -49,6 +49,9 @@ pub struct AnalyzerConfig {
     pub stop_words: bool,
     /// Reduce English plurals (`messages` → `message`).
     pub stem_plurals: bool,
+    /// Also emit `#id:<prefix>` for a word shaped like an identifier (`evt_77310` →
+    /// `#id:evt`; see [`id_prefix`]).
+    pub id_shapes: bool,
 }
 
 impl AnalyzerConfig {
@@ -57,6 +60,7 @@ impl AnalyzerConfig {
         split_identifiers: true,
         stop_words: true,
         stem_plurals: true,
+        id_shapes: true,
     };
 }
 
@@ -88,6 +92,22 @@ impl Analyzer {
         let mut out = Vec::new();
         self.each_term(text, &mut |term| out.push(term.to_string()));
         out
+    }
+
+    /// Calls `emit` with the `#id:<prefix>` term of every identifier-shaped word of `text`,
+    /// and nothing else (for texts that only say what shape an identifier has, such as a
+    /// parameter's example value). Emits nothing unless `id_shapes` is on.
+    pub fn each_id_shape(&self, text: &str, emit: &mut dyn FnMut(&str)) {
+        if !self.config.id_shapes {
+            return;
+        }
+        let normalized = normalize(text);
+        let mut term = String::new();
+        each_run(&normalized, |run| {
+            if let Run::Word(word) = run {
+                id_shape_term(word, &mut term, emit);
+            }
+        });
     }
 
     fn han_terms(&self, han: &str, gram: &mut String, emit: &mut dyn FnMut(&str)) {
@@ -144,6 +164,9 @@ impl Analyzer {
                 }
             }
         }
+        if self.config.id_shapes {
+            id_shape_term(word, term, emit);
+        }
     }
 
     fn is_stop(&self, word: &str) -> bool {
@@ -181,6 +204,34 @@ fn lower_into(word: &str, out: &mut String) {
         out.make_ascii_lowercase();
     } else {
         out.push_str(&word.to_lowercase());
+    }
+}
+
+/// The prefix of an identifier-shaped word: 1 to 8 ASCII letters, then `_` or `-`, then
+/// letters and digits (more connector-separated parts allowed) with at least one digit after
+/// the prefix — `evt_77310` → `evt`, `PROC-2024-118` → `PROC`, `room_8F_Delta` → `room`;
+/// `send_message`, `v1`, `2024-05-01` and `Q3-plan` have none.
+pub fn id_prefix(word: &str) -> Option<&str> {
+    let split = word.find(['_', '-'])?;
+    let (prefix, rest) = (&word[..split], &word[split + 1..]);
+    let shaped = (1..=8).contains(&prefix.len())
+        && prefix.bytes().all(|b| b.is_ascii_alphabetic())
+        && !rest.is_empty()
+        && rest
+            .split(['_', '-'])
+            .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_alphanumeric()))
+        && rest.bytes().any(|b| b.is_ascii_digit());
+    shaped.then_some(prefix)
+}
+
+/// Emits `#id:<lower-cased prefix>` if `word` is identifier-shaped.
+fn id_shape_term(word: &str, term: &mut String, emit: &mut dyn FnMut(&str)) {
+    if let Some(prefix) = id_prefix(word) {
+        term.clear();
+        term.push_str("#id:");
+        term.push_str(prefix);
+        term.make_ascii_lowercase();
+        emit(term);
     }
 }
 
@@ -366,6 +417,46 @@ mod tests {
             "dws chat message-send",
             "dws chat message-send message send",
         );
+    }
+
+    #[test]
+    fn identifier_shapes_add_a_prefix_term() {
+        for (word, prefix) in [
+            ("evt_77310", Some("evt")),
+            ("PROC-2024-118", Some("PROC")),
+            ("room_8F_Delta", Some("room")),
+            ("u_7732", Some("u")),
+            ("send_message", None),
+            ("v1", None),
+            ("2024-05-01", None),
+            ("Q3-plan", None),
+            ("toolongprefix_123", None),
+            ("evt_", None),
+            ("evt__1", None),
+            ("chat.send_1", None),
+        ] {
+            assert_eq!(id_prefix(word), prefix, "{word}");
+        }
+        check(
+            NGRAMS_ONLY,
+            "evt_77310 几点",
+            "evt_77310 evt 77310 #id:evt #几 #几点 #点",
+        );
+        check(
+            AnalyzerConfig {
+                id_shapes: false,
+                ..NGRAMS_ONLY
+            },
+            "evt_77310",
+            "evt_77310 evt 77310",
+        );
+        // An example value lends only its shape, none of its words.
+        let analyzer = Analyzer::new(AnalyzerConfig::DEFAULT);
+        let mut shapes = Vec::new();
+        analyzer.each_id_shape("PROC-EF6Y-1, evt_9Kx2 and plain words", &mut |t| {
+            shapes.push(t.to_string())
+        });
+        assert_eq!(shapes, ["#id:proc", "#id:evt"]);
     }
 
     #[test]
