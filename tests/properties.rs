@@ -9,7 +9,8 @@
 //! exact identity whose tool is filtered out yields `exact_filtered` with the right reason;
 //! adding an `exclude_canonical` never brings in a candidate that the request without it
 //! would not have ranked; the same request gives the same bytes twice, and from a second,
-//! independently built engine; candidate pruning never changes a byte.
+//! independently built engine; candidate pruning never changes a byte; the quoted-span
+//! splitter (ADR 0010) partitions any request without losing a character.
 //!
 //! 256 cases per property keep the suite fast; `PROPTEST_CASES=10000 cargo test --test
 //! properties` runs a longer campaign.
@@ -389,11 +390,12 @@ fn text() -> impl Strategy<Value = String> {
             "发送", "消息", "撤回", "日程", "审批", "删除", "群", "的", "会议", "文档", "chat",
             "send", "message", "list", "calendar", "event", "todo", "read", "write", "dws",
             "mail", "approval", "PROC-2024-118", "Lisa", "帮我", "一下", "OA", "1", "2024",
+            "evt_77310", "what's",
         ]).prop_map(str::to_string),
         2 => prop::sample::select(canonicals()),
         2 => prop::sample::select(vec![
             " ", "  ", "\t", "\n", "\u{3000}", "\u{a0}", ".", "/", "_", "-", "\"", "\\", "'",
-            "（", "）", "，", "。", "?", "*", "#", "@",
+            "（", "）", "，", "。", "?", "*", "#", "@", "“", "”", "「", "」", "《", "》",
         ]).prop_map(str::to_string),
         1 => prop::sample::select(vec![
             "\u{200b}", "\u{200d}", "\u{feff}", "\u{202e}", "\u{2066}", "\u{2028}", "\u{7}",
@@ -745,4 +747,30 @@ fn pruning_changes_nothing_on_judged_queries() {
         }
     }
     assert!(compared >= 1_000, "only {compared} requests compared");
+}
+
+proptest! {
+    #![proptest_config(proptest_config())]
+
+    /// `text::split_quoted` never panics and loses nothing: every character of the request is
+    /// outside the spans or inside one, each span's two marks become the space left outside and
+    /// the line break ending its text; no span crosses a line or exceeds 60 characters.
+    #[test]
+    fn quoted_spans_partition_the_request(query in text()) {
+        match toolsearch::text::split_quoted(&query) {
+            None => {}
+            Some((outside, inside)) => {
+                prop_assert!(!inside.is_empty());
+                prop_assert_eq!(
+                    query.chars().count(),
+                    outside.chars().count() + inside.chars().count(),
+                    "{:?}", query
+                );
+                prop_assert!(inside.ends_with('\n'));
+                for span in inside.lines() {
+                    prop_assert!(!span.is_empty() && span.chars().count() <= 60, "{:?}", span);
+                }
+            }
+        }
+    }
 }
