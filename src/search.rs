@@ -116,12 +116,14 @@ pub fn resolve_identity(catalog: &Catalog, text: &str) -> Option<ToolId> {
     catalog.by_cli_key(&key)
 }
 
+/// One query's arm: its exact identity, or its best `depth` lexical hits.
 fn search_arm(
     catalog: &Catalog,
     retriever: &dyn Retriever,
     eligible: &[bool],
     text: &str,
     request: &SearchRequest,
+    depth: usize,
 ) -> Arm {
     if let Some(tool) = resolve_identity(catalog, text) {
         return match request.filters.check(catalog.tool(tool)) {
@@ -129,7 +131,7 @@ fn search_arm(
             Some(reason) => Arm::ExactFiltered(tool, reason),
         };
     }
-    Arm::Lexical(retriever.search(text, eligible, request.candidate_limit))
+    Arm::Lexical(retriever.search(text, eligible, depth))
 }
 
 fn arm_candidates(arm: Arm) -> Vec<Candidate> {
@@ -171,7 +173,10 @@ pub fn search(
 
     if request.subqueries.is_empty() {
         let query = request.query.as_deref().unwrap_or_default();
-        match search_arm(catalog, retriever, &eligible, query, request) {
+        // Only the first `limit` hits are answered, and a retriever's best `limit` are the
+        // first `limit` of its best `candidate_limit` (one total order): asking for fewer lets
+        // pruning keep fewer tools (same bytes; tests/properties.rs checks it).
+        match search_arm(catalog, retriever, &eligible, query, request, request.limit) {
             Arm::ExactFiltered(tool, reason) => {
                 outcome.strategy = STRATEGY_EXACT_FILTERED.to_string();
                 outcome.exact_filtered = Some((tool, reason));
@@ -192,7 +197,15 @@ pub fn search(
     } else {
         let mut arms = Vec::with_capacity(request.subqueries.len());
         for subquery in &request.subqueries {
-            let arm = search_arm(catalog, retriever, &eligible, subquery, request);
+            // Merging skips duplicates, so an arm may be read deeper than `limit`.
+            let arm = search_arm(
+                catalog,
+                retriever,
+                &eligible,
+                subquery,
+                request,
+                request.candidate_limit,
+            );
             if let Arm::ExactFiltered(tool, reason) = arm {
                 outcome.strategy = STRATEGY_DECOMPOSED_EXACT_FILTERED.to_string();
                 outcome.exact_filtered = Some((tool, reason));

@@ -9,7 +9,8 @@
 //! exact identity whose tool is filtered out yields `exact_filtered` with the right reason;
 //! adding an `exclude_canonical` never brings in a candidate that the request without it
 //! would not have ranked; the same request gives the same bytes twice, and from a second,
-//! independently built engine; candidate pruning never changes a byte; the quoted-span
+//! independently built engine; candidate pruning never changes a byte; a retriever's best
+//! `k` hits are the first `k` of its best 100, bit for bit; the quoted-span
 //! splitter (ADR 0010) partitions any request without losing a character.
 //!
 //! 256 cases per property keep the suite fast; `PROPTEST_CASES=10000 cargo test --test
@@ -66,6 +67,45 @@ fn explained_both(request: &Value) -> (String, String) {
 
 fn catalog() -> &'static Catalog {
     engine().catalog()
+}
+
+/// The default retriever over the embedded catalog, for checks below the request layer.
+fn retriever() -> &'static dyn toolsearch::retrieve::Retriever {
+    static RETRIEVER: OnceLock<Box<dyn toolsearch::retrieve::Retriever>> = OnceLock::new();
+    RETRIEVER
+        .get_or_init(|| toolsearch::retrieve::build("fielded_bm25", catalog()).expect("default"))
+        .as_ref()
+}
+
+/// The best `depth` hits are the first `depth` of the best 100, bit for bit (the engine asks a
+/// single query for only `limit` hits; subqueries for `candidate_limit`).
+fn shallow_is_a_prefix_of_deep(query: &str, eligible: &[bool]) -> Result<(), TestCaseError> {
+    let bits = |hits: &[toolsearch::retrieve::Hit]| -> Vec<(u32, u64, Vec<u64>, u64, u64, bool)> {
+        hits.iter()
+            .map(|h| {
+                (
+                    h.tool,
+                    h.score.to_bits(),
+                    h.fields.iter().map(|f| f.to_bits()).collect(),
+                    h.multiplier.to_bits(),
+                    h.coverage.to_bits(),
+                    h.confident,
+                )
+            })
+            .collect()
+    };
+    let deep = bits(&retriever().search(query, eligible, 100));
+    for depth in [1, 5, 20] {
+        let shallow = bits(&retriever().search(query, eligible, depth));
+        prop_assert_eq!(
+            &shallow[..],
+            &deep[..depth.min(deep.len())],
+            "{:?} depth {}",
+            query,
+            depth
+        );
+    }
+    Ok(())
 }
 
 fn response_schema() -> &'static jsonschema::Validator {
@@ -752,6 +792,20 @@ fn pruning_changes_nothing_on_judged_queries() {
 proptest! {
     #![proptest_config(proptest_config())]
 
+    /// Any query, any subset of eligible tools: a shallow search is a prefix of a deep one.
+    #[test]
+    fn fewer_hits_are_a_prefix_of_more(
+        query in text(),
+        excluded in prop::collection::vec(any::<prop::sample::Index>(), 0..40),
+    ) {
+        let tools = catalog().tools().len();
+        let mut eligible = vec![true; tools];
+        for index in excluded {
+            eligible[index.index(tools)] = false;
+        }
+        shallow_is_a_prefix_of_deep(&query, &eligible)?;
+    }
+
     /// `text::split_quoted` never panics and loses nothing: every character of the request is
     /// outside the spans or inside one, each span's two marks become the space left outside and
     /// the line break ending its text; no span crosses a line or exceeds 60 characters.
@@ -773,4 +827,30 @@ proptest! {
             }
         }
     }
+}
+
+/// The same on every judged query, all tools eligible.
+#[test]
+fn fewer_hits_are_a_prefix_of_more_on_judged_queries() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let eligible = vec![true; catalog().tools().len()];
+    let mut checked = 0;
+    for file in ["qrels/dev.json", "qrels/test.json"] {
+        let qrels: Value =
+            serde_json::from_str(&std::fs::read_to_string(root.join(file)).expect("qrels file"))
+                .expect("qrels JSON");
+        for case in qrels["cases"].as_array().expect("cases") {
+            let query: String = case["query"]
+                .as_str()
+                .expect("query")
+                .chars()
+                .take(256)
+                .collect();
+            if let Err(failure) = shallow_is_a_prefix_of_deep(&query, &eligible) {
+                panic!("{failure}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 1_000, "only {checked} queries checked");
 }
