@@ -760,32 +760,44 @@ fn the_oracle_agrees_with_known_cases() {
     }
 }
 
-/// Pruning is exact on real queries too: every judged query of qrels/, at several limits
-/// (a single query is scored `limit` deep), answers the same bytes with and without it.
-#[test]
-fn pruning_changes_nothing_on_judged_queries() {
+/// Every judged query of qrels/dev.json and test.json, cut to the request limit.
+fn judged_queries() -> Vec<String> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut compared = 0;
+    let mut queries = Vec::new();
     for file in ["qrels/dev.json", "qrels/test.json"] {
         let qrels: Value =
             serde_json::from_str(&std::fs::read_to_string(root.join(file)).expect("qrels file"))
                 .expect("qrels JSON");
         for case in qrels["cases"].as_array().expect("cases") {
-            let query: String = case["query"]
-                .as_str()
-                .expect("query")
-                .chars()
-                .take(256)
-                .collect();
-            for limit in [1, 5, 20] {
-                let request = json!({"version":"tool-search.v1","query":query,"limit":limit});
-                let (pruned, unpruned) = explained_both(&request);
-                assert_eq!(pruned, unpruned, "{request}");
-                compared += 1;
-            }
+            queries.push(
+                case["query"]
+                    .as_str()
+                    .expect("query")
+                    .chars()
+                    .take(256)
+                    .collect(),
+            );
         }
     }
-    assert!(compared >= 1_000, "only {compared} requests compared");
+    assert!(
+        queries.len() >= 1_000,
+        "only {} judged queries",
+        queries.len()
+    );
+    queries
+}
+
+/// Pruning is exact on real queries too: every judged query, at several limits (a single
+/// query is scored `limit` deep), answers the same bytes with and without it.
+#[test]
+fn pruning_changes_nothing_on_judged_queries() {
+    for query in judged_queries() {
+        for limit in [1, 5, 20] {
+            let request = json!({"version":"tool-search.v1","query":query,"limit":limit});
+            let (pruned, unpruned) = explained_both(&request);
+            assert_eq!(pruned, unpruned, "{request}");
+        }
+    }
 }
 
 proptest! {
@@ -831,25 +843,10 @@ proptest! {
 /// The same on every judged query, all tools eligible.
 #[test]
 fn fewer_hits_are_a_prefix_of_more_on_judged_queries() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let eligible = vec![true; catalog().tools().len()];
-    let mut checked = 0;
-    for file in ["qrels/dev.json", "qrels/test.json"] {
-        let qrels: Value =
-            serde_json::from_str(&std::fs::read_to_string(root.join(file)).expect("qrels file"))
-                .expect("qrels JSON");
-        for case in qrels["cases"].as_array().expect("cases") {
-            let query: String = case["query"]
-                .as_str()
-                .expect("query")
-                .chars()
-                .take(256)
-                .collect();
-            if let Err(failure) = shallow_is_a_prefix_of_deep(&query, &eligible) {
-                panic!("{failure}");
-            }
-            checked += 1;
+    for query in judged_queries() {
+        if let Err(failure) = shallow_is_a_prefix_of_deep(&query, &eligible) {
+            panic!("{failure}");
         }
     }
-    assert!(checked >= 1_000, "only {checked} queries checked");
 }

@@ -66,11 +66,7 @@ pub fn split_quoted(query: &str) -> Option<(String, String)> {
 
 #[cfg(test)]
 mod tests {
-    use super::split_quoted;
-
-    fn split(query: &str) -> Option<(String, String)> {
-        split_quoted(query)
-    }
+    use super::split_quoted as split;
 
     #[test]
     fn paired_marks_make_spans() {
