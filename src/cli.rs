@@ -1,4 +1,4 @@
-//! The command line: argv → a validated [`Command`] → one run. The only module that touches
+//! The command line: argv → a validated `Command` → one run. The only module that touches
 //! stdin, stdout, the filesystem or the environment.
 //!
 //! **Invariants**

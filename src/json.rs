@@ -2,7 +2,7 @@
 //!
 //! serde's derived structs already reject duplicate *fields*, but maps (`parameters`,
 //! `input_schema`) would silently keep the last value. A first pass over the text with
-//! [`NoDuplicateKeys`] rejects a duplicate key at any depth before the typed parse (for a large
+//! `NoDuplicateKeys` rejects a duplicate key at any depth before the typed parse (for a large
 //! text the two passes run on two threads; the duplicate-key error still wins).
 
 use std::borrow::Cow;

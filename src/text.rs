@@ -180,7 +180,7 @@ impl Analyzer {
     }
 }
 
-/// Search-mode Han word segmentation (see [`han`]); exposed for the equivalence test.
+/// Search-mode Han word segmentation (module `text::han`); exposed for the equivalence test.
 pub fn cut_han_for_search<'a>(text: &'a str, emit: &mut dyn FnMut(&'a str)) {
     han::cut_for_search(text, emit);
 }

@@ -18,7 +18,7 @@ const MAX_SPAN_CHARS: usize = 60;
 /// The text outside a query's quoted spans and the text inside them (each span on its own
 /// line), or `None` when the query quotes nothing.
 ///
-/// A span opens at a mark of [`PAIRS`] and closes at its partner within [`MAX_SPAN_CHARS`]
+/// A span opens at a mark of `PAIRS` and closes at its partner within `MAX_SPAN_CHARS`
 /// characters on the same line; an ASCII `'` opens only after a character that is not an
 /// ASCII letter or digit (or at the start), and closes only before one (or at the end), so
 /// `what's` and `Rahul's` hold apostrophes, not quotes. An unclosed or empty quote is text.
