@@ -4,7 +4,8 @@
 //!
 //! **Invariants**
 //! - The snapshot is used only when its fingerprint equals the build's fingerprint of the
-//!   catalog files and every index input (`build.rs`), and only for the default retriever
+//!   catalog files and every index input (`build.rs`; whole-line comments of the Rust inputs
+//!   are left out), and only for the default retriever
 //!   configuration; otherwise everything is built from the catalog as usual. A stale or
 //!   corrupt snapshot is never used, so it can only cost time, never change an answer.
 //! - `invariant_prepared_snapshot_is_current` regenerates it and fails on any difference
