@@ -19,7 +19,9 @@
 use crate::catalog::{Catalog, ToolId};
 use crate::index::Index;
 use crate::limits::SCORE_ROUNDING;
-use crate::text::{split_quoted, Analyzer, AnalyzerConfig, HanMode, Lexicon, PreparedQuery};
+use crate::text::{
+    split_quoted, Analyzer, AnalyzerConfig, HanMode, Lexicon, PreparedQuery, ID_SHAPE_MARK,
+};
 use crate::wire::Effect;
 
 pub use crate::index::{Field, N_FIELDS};
@@ -223,18 +225,20 @@ impl Bm25Config {
         prune: true,
     };
 
-    /// DWS's published ranking: Han unigrams + bigrams, no stop words, no stemming.
-    pub const DWS: Bm25Config = Bm25Config {
+    /// Plain per-field BM25 with every query rule off (no expansion, no intent multipliers, no
+    /// clause, quote or identifier-shape weights) over plain analysis (no stop words, stemming
+    /// or identifier shapes): what the baselines below share.
+    const RULES_OFF: Bm25Config = Bm25Config {
         analyzer: AnalyzerConfig {
-            han: HanMode::Ngrams,
+            han: HanMode::WordsAndNgrams,
             split_identifiers: true,
             stop_words: false,
             stem_plurals: false,
             id_shapes: false,
         },
-        weights: [8.0, 5.0, 2.0, 2.0, 0.0],
-        k1: 0.9,
-        b: 0.4,
+        weights: [1.0; N_FIELDS],
+        k1: 1.2,
+        b: 0.75,
         single_field: false,
         expansion_weight: 0.0,
         short_query_words: 0,
@@ -251,32 +255,27 @@ impl Bm25Config {
         prune: true,
     };
 
+    /// DWS's published ranking: Han unigrams + bigrams, no stop words, no stemming.
+    pub const DWS: Bm25Config = Bm25Config {
+        analyzer: AnalyzerConfig {
+            han: HanMode::Ngrams,
+            ..Self::RULES_OFF.analyzer
+        },
+        weights: [8.0, 5.0, 2.0, 2.0, 0.0],
+        k1: 0.9,
+        b: 0.4,
+        ..Self::RULES_OFF
+    };
+
     /// One text blob per tool, jieba words only: the naive baseline.
     pub const SINGLE_FIELD: Bm25Config = Bm25Config {
         analyzer: AnalyzerConfig {
             han: HanMode::Words,
-            split_identifiers: true,
-            stop_words: false,
-            stem_plurals: false,
-            id_shapes: false,
+            ..Self::RULES_OFF.analyzer
         },
         weights: [1.0, 0.0, 0.0, 0.0, 0.0],
-        k1: 1.2,
-        b: 0.75,
         single_field: true,
-        expansion_weight: 0.0,
-        short_query_words: 0,
-        short_expansion_weight: 0.0,
-        destructive_penalty: 1.0,
-        read_only_penalty: 1.0,
-        keep_clause_weight: 1.0,
-        quoted_weight: 1.0,
-        expand_quoted: true,
-        id_shape_weight: 1.0,
-        min_coverage: 0.0,
-        product_boost: 1.0,
-        bm25f: false,
-        prune: true,
+        ..Self::RULES_OFF
     };
 }
 
@@ -487,7 +486,8 @@ impl Retriever for FieldedBm25 {
                 if quoted_only.binary_search(&term).is_ok() {
                     weight *= self.config.quoted_weight;
                 }
-                if self.config.id_shape_weight != 1.0 && terms.term(term).starts_with("#id:") {
+                if self.config.id_shape_weight != 1.0 && terms.term(term).starts_with(ID_SHAPE_MARK)
+                {
                     weight *= self.config.id_shape_weight;
                 }
                 QueryTerm {

@@ -224,11 +224,15 @@ pub fn id_prefix(word: &str) -> Option<&str> {
     shaped.then_some(prefix)
 }
 
+/// How an identifier-shape term starts (`#id:evt`); the `#` keeps it apart from words, as for
+/// Han n-grams.
+pub const ID_SHAPE_MARK: &str = "#id:";
+
 /// Emits `#id:<lower-cased prefix>` if `word` is identifier-shaped.
 fn id_shape_term(word: &str, term: &mut String, emit: &mut dyn FnMut(&str)) {
     if let Some(prefix) = id_prefix(word) {
         term.clear();
-        term.push_str("#id:");
+        term.push_str(ID_SHAPE_MARK);
         term.push_str(prefix);
         term.make_ascii_lowercase();
         emit(term);
