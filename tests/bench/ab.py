@@ -16,7 +16,7 @@ cold: whole processes, wall clock: a Chinese and an English search and an inspec
 """
 import json, os, statistics, subprocess, sys, time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from bench import queries  # the benchmark's own reading of the judged queries
 
 
 def option(name, default):
@@ -26,14 +26,8 @@ def option(name, default):
 
 
 def judged_batch(origins, repeat):
-    lines = []
-    for name in ("dev.json", "test.json"):
-        with open(os.path.join(ROOT, "qrels", name), encoding="utf-8") as f:
-            for case in json.load(f)["cases"]:
-                if origins and case["id"][0] not in origins:
-                    continue
-                request = {"version": "tool-search.v1", "query": case["query"][:256]}
-                lines.append(json.dumps(request, ensure_ascii=False) + "\n")
+    lines = [json.dumps({"version": "tool-search.v1", "query": q}, ensure_ascii=False) + "\n"
+             for q in queries(origins)]
     return "".join(lines * repeat).encode(), len(lines) * repeat
 
 
