@@ -260,8 +260,7 @@ impl Lexicon {
         let mut rest = String::new();
         let mut keep = String::new();
         for clause in clauses(query) {
-            let prepared = PreparedQuery::new(clause);
-            let target = if cues(&compiled::KEEP).any(|p| prepared.contains(p, true)) {
+            let target = if self.has_keep_cue(&PreparedQuery::new(clause)) {
                 &mut keep
             } else {
                 &mut rest
