@@ -450,7 +450,12 @@ fn analyse_chunk(
         let examples = example_texts(tool);
         for field_idx in 0..N_FIELDS {
             doc_terms.clear();
-            let mut intern = |term: &str| doc_terms.push(chunk.intern(term));
+            // Pair terms are extra evidence, not length: they leave length norms alone.
+            let mut pairs = 0u32;
+            let mut intern = |term: &str| {
+                pairs += u32::from(crate::text::is_pair_term(term));
+                doc_terms.push(chunk.intern(term));
+            };
             if single_field {
                 if field_idx == 0 {
                     for text in texts.iter().flatten() {
@@ -470,7 +475,7 @@ fn analyse_chunk(
                     }
                 }
             }
-            chunk.doc_len[field_idx].push(doc_terms.len() as u32);
+            chunk.doc_len[field_idx].push(doc_terms.len() as u32 - pairs);
             doc_terms.sort_unstable();
             for run in doc_terms.chunk_by(|a, b| a == b) {
                 chunk.rows[field_idx].push((run[0], tool_id, run.len() as u32));
@@ -697,6 +702,35 @@ mod tests {
             assert_eq!(table.id(word), Some(id as u32), "{word}");
         }
         assert_eq!(table.id("b"), None);
+    }
+
+    /// Word pairs add terms but no length: every field's length ratio is the same with and
+    /// without them (so queries without pairs score as before).
+    #[test]
+    fn invariant_word_pairs_leave_field_lengths_alone() {
+        let text = r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
+            {"canonical_path":"p.send_message","name":"send_message","title":"Send a chat message","description":"Send the message to groups, fast"},
+            {"canonical_path":"p.list","name":"list","title":"列出 messages","description":"list all messages in one group"}]}]}"#;
+        let catalog = Catalog::build(&[SourceFile {
+            name: "t.json".into(),
+            text: text.into(),
+        }])
+        .unwrap();
+        let weights = [1.0; N_FIELDS];
+        let build = |shingles: bool| {
+            let config = AnalyzerConfig {
+                shingles,
+                ..AnalyzerConfig::DEFAULT
+            };
+            Index::build(&catalog, &Analyzer::new(config), &weights, false)
+        };
+        let (with, without) = (build(true), build(false));
+        assert!(with.terms.len() > without.terms.len(), "pairs were indexed");
+        for (a, b) in with.fields.iter().zip(&without.fields) {
+            for tool in 0..2 {
+                assert_eq!(a.len_ratio(tool).to_bits(), b.len_ratio(tool).to_bits());
+            }
+        }
     }
 
     /// The index is the same, byte for byte, however many chunks analysed the tools.

@@ -20,7 +20,8 @@ use crate::catalog::{Catalog, ToolId};
 use crate::index::Index;
 use crate::limits::SCORE_ROUNDING;
 use crate::text::{
-    split_quoted, Analyzer, AnalyzerConfig, HanMode, Lexicon, PreparedQuery, ID_SHAPE_MARK,
+    is_pair_term, split_quoted, Analyzer, AnalyzerConfig, HanMode, Lexicon, PreparedQuery,
+    ID_SHAPE_MARK,
 };
 use crate::wire::Effect;
 
@@ -120,6 +121,9 @@ pub struct Bm25Config {
     /// Query-term weight multiplier for identifier-shape terms (`#id:evt` from `evt_77310`,
     /// see `AnalyzerConfig::id_shapes`; docs/adr/0011).
     pub id_shape_weight: f64,
+    /// Query-term weight multiplier for pair terms (`AnalyzerConfig::shingles`; 1 = the
+    /// weight of a word, chosen in docs/adr/0001).
+    pub shingle_weight: f64,
     /// A hit is confident only if it matched at least this share of the query's idf mass
     /// (0 = every hit with an identity or summary match is confident).
     pub min_coverage: f64,
@@ -168,6 +172,8 @@ impl Bm25Config {
             "expand_quoted" => self.expand_quoted = flag()?,
             "id_shape_weight" => self.id_shape_weight = number()?,
             "id_shapes" => self.analyzer.id_shapes = flag()?,
+            "shingles" => self.analyzer.shingles = flag()?,
+            "shingle_weight" => self.shingle_weight = number()?,
             "min_coverage" => self.min_coverage = number()?,
             "product_boost" => self.product_boost = number()?,
             "single_field" => self.single_field = flag()?,
@@ -201,9 +207,10 @@ impl Bm25Config {
 }
 
 impl Bm25Config {
-    /// The default ranking. Every value is measured in docs/adr (0003 fields and BM25F,
-    /// 0004 lexicon expansion, 0005 destructive-intent penalty, 0006 weak match, 0008
-    /// read-only intent, 0010 quoted spans, 0011 identifier shapes).
+    /// The default ranking. Every value is measured in docs/adr (0001 analysis and English
+    /// word pairs, 0003 fields and BM25F, 0004 lexicon expansion, 0005 destructive-intent
+    /// penalty, 0006 weak match, 0008 read-only intent, 0010 quoted spans, 0011 identifier
+    /// shapes).
     pub const DEFAULT: Bm25Config = Bm25Config {
         analyzer: AnalyzerConfig::DEFAULT,
         weights: [1.0, 1.0, 1.0, 1.0, 1.0],
@@ -219,6 +226,7 @@ impl Bm25Config {
         quoted_weight: 0.25,
         expand_quoted: true,
         id_shape_weight: 2.0,
+        shingle_weight: 1.0,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: true,
@@ -235,6 +243,7 @@ impl Bm25Config {
             stop_words: false,
             stem_plurals: false,
             id_shapes: false,
+            shingles: false,
         },
         weights: [1.0; N_FIELDS],
         k1: 1.2,
@@ -249,6 +258,7 @@ impl Bm25Config {
         quoted_weight: 1.0,
         expand_quoted: true,
         id_shape_weight: 1.0,
+        shingle_weight: 1.0,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: false,
@@ -489,6 +499,9 @@ impl Retriever for FieldedBm25 {
                 if self.config.id_shape_weight != 1.0 && terms.term(term).starts_with(ID_SHAPE_MARK)
                 {
                     weight *= self.config.id_shape_weight;
+                }
+                if self.config.shingle_weight != 1.0 && is_pair_term(terms.term(term)) {
+                    weight *= self.config.shingle_weight;
                 }
                 QueryTerm {
                     term,

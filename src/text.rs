@@ -9,7 +9,9 @@
 //!    whole *and* split on connectors and camelCase boundaries; every piece is lower-cased,
 //!    stop words dropped, and (optionally) plural `-s` stemmed;
 //! 4. **Han runs** — dictionary words (jieba, search mode, no HMM) and/or character
-//!    unigrams + overlapping bigrams, per [`HanMode`].
+//!    unigrams + overlapping bigrams, per [`HanMode`];
+//! 5. **word pairs** — two consecutive English word pieces of one clause also make a pair
+//!    term (`#send message`), which the index does not count toward field length.
 //!
 //! **Invariant:** an [`Analyzer`] is a pure function of its [`AnalyzerConfig`] and the text;
 //! the same config gives the same terms in any process (no hashing, no clocks).
@@ -52,6 +54,9 @@ pub struct AnalyzerConfig {
     /// Also emit `#id:<prefix>` for a word shaped like an identifier (`evt_77310` →
     /// `#id:evt`; see [`id_prefix`]).
     pub id_shapes: bool,
+    /// Also emit a pair term (`#send message`) for two consecutive English word pieces of
+    /// one clause (see [`PAIR_MARK`]).
+    pub shingles: bool,
 }
 
 impl AnalyzerConfig {
@@ -61,6 +66,7 @@ impl AnalyzerConfig {
         stop_words: true,
         stem_plurals: true,
         id_shapes: true,
+        shingles: true,
     };
 }
 
@@ -81,10 +87,69 @@ impl Analyzer {
         let normalized = normalize(text);
         // One buffer for every lower-cased, stemmed or n-gram term of the text.
         let mut term = String::new();
+        // Pair state: the previous word piece and where its run ended (None: no piece yet).
+        let mut previous = String::new();
+        let mut previous_end: Option<usize> = None;
         each_run(&normalized, |run| match run {
-            Run::Han(han) => self.han_terms(han, &mut term, emit),
-            Run::Word(word) => self.word_terms(word, &mut term, emit),
+            Run::Han(han) => {
+                self.han_terms(han, &mut term, emit);
+                previous_end = None;
+            }
+            Run::Word(word) => {
+                self.word_terms(word, &mut term, emit);
+                if self.config.shingles {
+                    let start = word.as_ptr() as usize - normalized.as_ptr() as usize;
+                    let joined = previous_end
+                        .is_some_and(|end| normalized[end..start].chars().all(char::is_whitespace));
+                    if !joined {
+                        previous.clear();
+                    }
+                    self.pair_terms(word, &mut previous, &mut term, emit);
+                    previous_end = Some(start + word.len());
+                }
+            }
         });
+    }
+
+    /// Emits the pair terms of a word run: each of its pieces (the word itself, or an
+    /// identifier's pieces; stop words left out, lower-cased and stemmed like word terms)
+    /// paired with the piece before it. A piece without a letter ends the chain.
+    fn pair_terms(
+        &self,
+        word: &str,
+        previous: &mut String,
+        term: &mut String,
+        emit: &mut dyn FnMut(&str),
+    ) {
+        let pieces = if self.config.split_identifiers
+            && word.chars().any(|c| is_connector(c) || c.is_uppercase())
+        {
+            identifier_pieces(word)
+        } else {
+            vec![word]
+        };
+        let mut piece_term = String::new();
+        for piece in pieces {
+            lower_into(piece, &mut piece_term);
+            if self.is_stop(&piece_term) {
+                continue;
+            }
+            if !piece_term.bytes().any(|b| b.is_ascii_alphabetic()) {
+                previous.clear();
+                continue;
+            }
+            self.stem(&mut piece_term);
+            if !previous.is_empty() {
+                term.clear();
+                term.push_str(PAIR_MARK);
+                term.push_str(previous);
+                term.push(' ');
+                term.push_str(&piece_term);
+                emit(term);
+            }
+            previous.clear();
+            previous.push_str(&piece_term);
+        }
     }
 
     /// The terms of `text` (with repetitions, in text order).
@@ -227,6 +292,15 @@ pub fn id_prefix(word: &str) -> Option<&str> {
 /// How an identifier-shape term starts (`#id:evt`); the `#` keeps it apart from words, as for
 /// Han n-grams.
 pub const ID_SHAPE_MARK: &str = "#id:";
+
+/// How a pair term starts (`#send message`): marked like an n-gram, told apart from one by the
+/// space (see [`is_pair_term`]).
+pub const PAIR_MARK: &str = "#";
+
+/// Returns true if and only if `term` is a pair term of [`AnalyzerConfig::shingles`].
+pub fn is_pair_term(term: &str) -> bool {
+    term.starts_with(PAIR_MARK) && term.contains(' ')
+}
 
 /// Emits `#id:<lower-cased prefix>` if `word` is identifier-shaped.
 fn id_shape_term(word: &str, term: &mut String, emit: &mut dyn FnMut(&str)) {
@@ -402,22 +476,26 @@ mod tests {
         han: HanMode::Ngrams,
         ..AnalyzerConfig::DEFAULT
     };
+    const NO_PAIRS: AnalyzerConfig = AnalyzerConfig {
+        shingles: false,
+        ..NGRAMS_ONLY
+    };
 
     #[test]
     fn identifiers_are_kept_whole_and_split() {
         check(
-            NGRAMS_ONLY,
+            NO_PAIRS,
             "chat.send_message",
             "chat.send_message chat send message",
         );
         check(
-            NGRAMS_ONLY,
+            NO_PAIRS,
             "getWeatherData",
             "getweatherdata get weather data",
         );
-        check(NGRAMS_ONLY, "MongoDBError", "mongodberror mongo db error");
+        check(NO_PAIRS, "MongoDBError", "mongodberror mongo db error");
         check(
-            NGRAMS_ONLY,
+            NO_PAIRS,
             "dws chat message-send",
             "dws chat message-send message send",
         );
@@ -465,17 +543,46 @@ mod tests {
 
     #[test]
     fn full_width_and_case_are_normalized() {
-        check(NGRAMS_ONLY, "ＣＨＡＴ Send", "chat send");
+        check(NGRAMS_ONLY, "ＣＨＡＴ Send", "chat send #chat send");
     }
 
     #[test]
     fn stop_words_and_plurals() {
         check(
-            NGRAMS_ONLY,
+            NO_PAIRS,
             "Send the messages to groups",
             "send message group",
         );
         check(NGRAMS_ONLY, "the_status", "the_status status");
+    }
+
+    #[test]
+    fn word_pairs_join_consecutive_pieces_of_one_clause() {
+        // Stop words are skipped, plurals folded; an identifier pairs its pieces.
+        check(
+            NGRAMS_ONLY,
+            "Send the messages to groups",
+            "send message #send message group #message group",
+        );
+        check(
+            NGRAMS_ONLY,
+            "chat.send_message",
+            "chat.send_message chat send message #chat send #send message",
+        );
+        // Punctuation, a Han run or a piece without a letter ends the chain.
+        check(NGRAMS_ONLY, "send, message", "send message");
+        check(
+            NGRAMS_ONLY,
+            "send 消息 message",
+            "send #消 #消息 #息 message",
+        );
+        check(NGRAMS_ONLY, "send 42 message", "send 42 message");
+        check(
+            NGRAMS_ONLY,
+            "send\tnew  message",
+            "send new #send new message #new message",
+        );
+        check(NO_PAIRS, "send new message", "send new message");
     }
 
     /// The stop-word keys answer exactly as the word lists.
