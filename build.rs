@@ -172,7 +172,9 @@ fn han_dictionary(manifest: &std::path::Path, out_dir: &std::path::Path) {
 ///   or more) of each group headed by a destructive cue that are not cues themselves;
 /// - `HAN_TRIGGERS` `[first char, group, phrase]` (text phrases of two characters or more) and
 ///   `WORD_TRIGGERS` `[first word start, end, group, phrase]`, sorted for binary search, and
-///   `HAN_TRIGGER_BITS`: one bit per BMP character that starts a Han trigger.
+///   `HAN_TRIGGER_BITS`: one bit per BMP character that starts a Han trigger;
+/// - `ALONE_TRIGGERS` `[char, group]`: the one-character Han phrases, sorted, which touch their
+///   group only when the query's segmentation cuts them as a word of their own.
 fn lexicon(manifest: &std::path::Path, out_dir: &std::path::Path) {
     let path = manifest.join("src/text/lexicon.txt");
     println!("cargo:rerun-if-changed={}", path.display());
@@ -284,7 +286,7 @@ impl Forms {
         &self.text[at[0] as usize..at[1] as usize]
     }
 
-    /// A text phrase of one character: it never triggers a group.
+    /// A text phrase of one character: it triggers its group only as a word of its own.
     fn is_short(&self, at: &FormRef) -> bool {
         at[2] == 0 && self.get(at).chars().count() < 2
     }
@@ -354,10 +356,11 @@ fn texts<'a>(groups: &[Group<'a>]) -> (Vec<&'a str>, BTreeMap<&'a str, u32>) {
     (texts, ids)
 }
 
-/// Writes `HAN_TRIGGERS`, `WORD_TRIGGERS` and `HAN_TRIGGER_BITS`: which phrases can start a
-/// match at a query character or word.
+/// Writes `HAN_TRIGGERS`, `WORD_TRIGGERS`, `HAN_TRIGGER_BITS` and `ALONE_TRIGGERS`: which
+/// phrases can start a match at a query character or word.
 fn triggers(code: &mut String, groups: &[Group<'_>], forms: &Forms) {
     let mut han: Vec<(char, u32, u32)> = Vec::new();
+    let mut alone: Vec<(char, u32)> = Vec::new();
     let mut words: Vec<(&str, u32, u32, u32, u32)> = Vec::new();
     let mut phrase = 0u32;
     for (g, group) in groups.iter().enumerate() {
@@ -369,6 +372,8 @@ fn triggers(code: &mut String, groups: &[Group<'_>], forms: &Forms) {
             } else if !forms.is_short(p) {
                 let first = form.chars().next().expect("a text phrase is not empty");
                 han.push((first, g as u32, phrase));
+            } else if let Some(ch) = form.chars().next().filter(|&c| forms::is_han(c)) {
+                alone.push((ch, g as u32));
             }
             phrase += 1;
         }
@@ -393,6 +398,16 @@ fn triggers(code: &mut String, groups: &[Group<'_>], forms: &Forms) {
         "WORD_TRIGGERS",
         4,
         &word_rows,
+    );
+    alone.sort_unstable();
+    alone.dedup();
+    let alone_rows: Vec<u32> = alone.iter().flat_map(|&(c, g)| [c as u32, g]).collect();
+    table(
+        code,
+        "`[char, group]`: one-character Han phrases, sorted.",
+        "ALONE_TRIGGERS",
+        2,
+        &alone_rows,
     );
     // One bit per character of the Basic Multilingual Plane: set when some trigger starts with
     // it, so most query characters skip the binary search.

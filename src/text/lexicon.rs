@@ -58,6 +58,21 @@ impl PreparedQuery {
         PreparedQuery { lowered, words }
     }
 
+    /// The Han characters that the query's dictionary segmentation (the analyzer's own,
+    /// [`super::han::cut_for_search`]) cuts as words of their own, each once, in text order.
+    fn alone_chars(&self) -> Vec<char> {
+        let mut alone: Vec<char> = Vec::new();
+        super::han::cut_for_search(&self.lowered, &mut |word| {
+            let mut chars = word.chars();
+            if let (Some(ch), None) = (chars.next(), chars.next()) {
+                if forms::is_han(ch) && !alone.contains(&ch) {
+                    alone.push(ch);
+                }
+            }
+        });
+        alone
+    }
+
     /// False when `text` is empty or its first character is not in the query: a cheap
     /// rejection before a substring search (most cues are absent from most queries).
     fn may_hold(&self, text: &str) -> bool {
@@ -162,9 +177,22 @@ impl Lexicon {
     }
 
     /// Which groups the query touches: a group is touched when one of its phrases occurs in
-    /// the query (text phrases of one character excepted).
+    /// the query, a text phrase of one character only as a word of its own in the query's Han
+    /// segmentation (建个文件夹, not 建议; see [`PreparedQuery::alone_chars`]).
     fn touched_groups(&self, query: &PreparedQuery) -> Vec<bool> {
         let mut touched = vec![false; self.group_count()];
+        let alone = &compiled::ALONE_TRIGGERS;
+        if alone
+            .iter()
+            .any(|t| char::from_u32(t[0]).is_some_and(|c| query.lowered.contains(c)))
+        {
+            for ch in query.alone_chars() {
+                let first = alone.partition_point(|t| t[0] < ch as u32);
+                for trigger in alone[first..].iter().take_while(|t| t[0] == ch as u32) {
+                    touched[trigger[1] as usize] = true;
+                }
+            }
+        }
         let triggers = &compiled::HAN_TRIGGERS;
         for (idx, ch) in query.lowered.char_indices() {
             let code = ch as usize;
@@ -388,15 +416,19 @@ mod tests {
             "get rid of the Fax column",
             "clock in clock out",
             "撤回 recall 钉盘 drive",
+            "建个文件夹，给我的建议改成四点",
             "",
         ] {
             let query = PreparedQuery::new(text);
+            let alone = query.alone_chars();
             let scanned: Vec<bool> = (0..lexicon.group_count())
                 .map(|g| {
-                    lexicon
-                        .group(g)
-                        .iter()
-                        .any(|e| query.contains(Phrase::compiled(e), false))
+                    lexicon.group(g).iter().any(|e| {
+                        let phrase = Phrase::compiled(e);
+                        query.contains(phrase, false)
+                            || matches!(phrase, Phrase::Text(t)
+                                if t.chars().count() == 1 && t.chars().all(|c| alone.contains(&c)))
+                    })
                 })
                 .collect();
             assert_eq!(lexicon.touched_groups(&query), scanned, "{text}");
@@ -433,8 +465,17 @@ mod tests {
         assert_eq!(forms::lemma("finished".into()), "finish");
         assert_eq!(forms::lemma("planning".into()), "plan");
         assert_eq!(forms::lemma("copied".into()), "copy");
-        // Single Han characters never trigger an expansion.
-        assert_eq!(lexicon.expand(&PreparedQuery::new("发")), "");
+        // A single Han character triggers only as a word of its own (docs/adr/0004).
+        assert!(lexicon
+            .expand(&PreparedQuery::new("文件发了没"))
+            .contains("send"));
+        assert!(lexicon
+            .expand(&PreparedQuery::new("建个文件夹"))
+            .contains("创建"));
+        assert!(!lexicon.expand(&PreparedQuery::new("发票")).contains("send"));
+        assert!(!lexicon
+            .expand(&PreparedQuery::new("提个建议"))
+            .contains("创建"));
     }
 
     #[test]
