@@ -87,69 +87,29 @@ impl Analyzer {
         let normalized = normalize(text);
         // One buffer for every lower-cased, stemmed or n-gram term of the text.
         let mut term = String::new();
-        // Pair state: the previous word piece and where its run ended (None: no piece yet).
-        let mut previous = String::new();
-        let mut previous_end: Option<usize> = None;
+        let mut pairs = self.config.shingles.then(Pairs::default);
         each_run(&normalized, |run| match run {
             Run::Han(han) => {
                 self.han_terms(han, &mut term, emit);
-                previous_end = None;
-            }
-            Run::Word(word) => {
-                self.word_terms(word, &mut term, emit);
-                if self.config.shingles {
-                    let start = word.as_ptr() as usize - normalized.as_ptr() as usize;
-                    let joined = previous_end
-                        .is_some_and(|end| normalized[end..start].chars().all(char::is_whitespace));
-                    if !joined {
-                        previous.clear();
-                    }
-                    self.pair_terms(word, &mut previous, &mut term, emit);
-                    previous_end = Some(start + word.len());
+                if let Some(pairs) = &mut pairs {
+                    pairs.previous.clear();
                 }
             }
+            Run::Word(word) => {
+                if let Some(pairs) = &mut pairs {
+                    // Only spaces may separate the previous run from this one.
+                    let start = word.as_ptr() as usize - normalized.as_ptr() as usize;
+                    if !normalized[pairs.end..start]
+                        .chars()
+                        .all(char::is_whitespace)
+                    {
+                        pairs.previous.clear();
+                    }
+                    pairs.end = start + word.len();
+                }
+                self.word_terms(word, &mut term, pairs.as_mut(), emit);
+            }
         });
-    }
-
-    /// Emits the pair terms of a word run: each of its pieces (the word itself, or an
-    /// identifier's pieces; stop words left out, lower-cased and stemmed like word terms)
-    /// paired with the piece before it. A piece without a letter ends the chain.
-    fn pair_terms(
-        &self,
-        word: &str,
-        previous: &mut String,
-        term: &mut String,
-        emit: &mut dyn FnMut(&str),
-    ) {
-        let pieces = if self.config.split_identifiers
-            && word.chars().any(|c| is_connector(c) || c.is_uppercase())
-        {
-            identifier_pieces(word)
-        } else {
-            vec![word]
-        };
-        let mut piece_term = String::new();
-        for piece in pieces {
-            lower_into(piece, &mut piece_term);
-            if self.is_stop(&piece_term) {
-                continue;
-            }
-            if !piece_term.bytes().any(|b| b.is_ascii_alphabetic()) {
-                previous.clear();
-                continue;
-            }
-            self.stem(&mut piece_term);
-            if !previous.is_empty() {
-                term.clear();
-                term.push_str(PAIR_MARK);
-                term.push_str(previous);
-                term.push(' ');
-                term.push_str(&piece_term);
-                emit(term);
-            }
-            previous.clear();
-            previous.push_str(&piece_term);
-        }
     }
 
     /// The terms of `text` (with repetitions, in text order).
@@ -205,7 +165,15 @@ impl Analyzer {
         }
     }
 
-    fn word_terms(&self, word: &str, term: &mut String, emit: &mut dyn FnMut(&str)) {
+    /// Emits a word run's terms: the word, and an identifier's pieces; with `pairs`, each
+    /// piece (the word itself when it has no pieces) also pairs with the one before it.
+    fn word_terms(
+        &self,
+        word: &str,
+        term: &mut String,
+        mut pairs: Option<&mut Pairs>,
+        emit: &mut dyn FnMut(&str),
+    ) {
         // Without a connector or an upper-case letter a word is its only piece.
         let pieces = if self.config.split_identifiers
             && word.chars().any(|c| is_connector(c) || c.is_uppercase())
@@ -219,6 +187,9 @@ impl Analyzer {
         if compound || !self.is_stop(term) {
             self.stem(term);
             emit(term);
+            if let (false, Some(pairs)) = (compound, pairs.as_deref_mut()) {
+                pairs.follow(term, emit);
+            }
         }
         if compound {
             for piece in pieces {
@@ -226,6 +197,9 @@ impl Analyzer {
                 if !self.is_stop(term) {
                     self.stem(term);
                     emit(term);
+                    if let Some(pairs) = pairs.as_deref_mut() {
+                        pairs.follow(term, emit);
+                    }
                 }
             }
         }
@@ -242,6 +216,37 @@ impl Analyzer {
         if self.config.stem_plurals {
             forms::stem_plural_in_place(word);
         }
+    }
+}
+
+/// The state of word pairs along a text: the previous piece (empty: the chain is broken),
+/// where the previous word run ended, and a buffer for the pair.
+#[derive(Default)]
+struct Pairs {
+    previous: String,
+    end: usize,
+    pair: String,
+}
+
+impl Pairs {
+    /// Emits the pair of the previous piece and `piece` (a lower-cased, stemmed, non-stop
+    /// word term), and makes `piece` the previous one. A piece without a letter breaks the
+    /// chain instead.
+    fn follow(&mut self, piece: &str, emit: &mut dyn FnMut(&str)) {
+        if !piece.bytes().any(|b| b.is_ascii_alphabetic()) {
+            self.previous.clear();
+            return;
+        }
+        if !self.previous.is_empty() {
+            self.pair.clear();
+            self.pair.push_str(PAIR_MARK);
+            self.pair.push_str(&self.previous);
+            self.pair.push(' ');
+            self.pair.push_str(piece);
+            emit(&self.pair);
+        }
+        self.previous.clear();
+        self.previous.push_str(piece);
     }
 }
 
@@ -567,7 +572,7 @@ mod tests {
         check(
             NGRAMS_ONLY,
             "chat.send_message",
-            "chat.send_message chat send message #chat send #send message",
+            "chat.send_message chat send #chat send message #send message",
         );
         // Punctuation, a Han run or a piece without a letter ends the chain.
         check(NGRAMS_ONLY, "send, message", "send message");
