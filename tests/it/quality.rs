@@ -46,13 +46,18 @@ fn every_identity_case_is_exact() {
 }
 
 /// `eval --param` reaches the ranking (switching off ADR 0004's short-request rule, ADR 0010's
-/// quoted spans or ADR 0011's identifier shapes changes the answers and names itself in the
-/// report), and a malformed knob is a validation error.
+/// quoted spans, ADR 0011's identifier shapes or ADR 0001's word pairs changes the answers and
+/// names itself in the report), and a malformed knob is a validation error.
 #[test]
 fn eval_params_reach_the_ranking_and_bad_ones_are_refused() {
     let path = repo().join("qrels").join("test.json").display().to_string();
     let default = eval("test.json");
-    for knob in ["short_query_words=0", "quoted_weight=1", "id_shapes=false"] {
+    for knob in [
+        "short_query_words=0",
+        "quoted_weight=1",
+        "id_shapes=false",
+        "shingles=false",
+    ] {
         let off = ts(&["eval", "--qrels", &path, "--json", "--param", knob])
             .run()
             .json();
@@ -67,6 +72,8 @@ fn eval_params_reach_the_ranking_and_bad_ones_are_refused() {
         "expand_quoted=maybe",
         "id_shapes=1",
         "id_shape_weight=",
+        "shingles=yes",
+        "shingle_weight=x",
         "no_such_knob=1",
         "weights=1,2",
     ] {
