@@ -558,6 +558,13 @@ mod tests {
             "Send the messages to groups",
             "send message group",
         );
+        // A singular in -ie meets its -ies plural (Harman alone leaves "movie" but makes
+        // "movies" "movy"); -ies after a consonant still becomes -y.
+        check(
+            NO_PAIRS,
+            "movie movies calorie calories tie ties replies",
+            "movy movy calory calory ty ty reply",
+        );
         check(NGRAMS_ONLY, "the_status", "the_status status");
     }
 

@@ -8,10 +8,19 @@ pub fn is_han(ch: char) -> bool {
 }
 
 /// Harman's S-stemmer, in place: `-ies` → `-y`, `-es` → `-e` (not after a/e/o), `-s` → ``
-/// (not after u/s).
+/// (not after u/s). Plus one rule Harman lacks: a singular in `-ie` also becomes `-y`, so that
+/// "movie" meets "movies" (→ "movy"), as "calorie" meets "calories" (docs/adr/0001).
 pub fn stem_plural_in_place(word: &mut String) {
     let len = word.len();
-    if len <= 3 || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
+    if len < 3 || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return;
+    }
+    if word.ends_with("ie") {
+        word.truncate(len - 2);
+        word.push('y');
+        return;
+    }
+    if len == 3 {
         return;
     }
     if word
