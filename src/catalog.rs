@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 
 use sha2::{Digest, Sha256};
 
+use crate::canonical;
 use crate::error::{Error, Reason, Result};
 use crate::json::parse_strict;
 use crate::wire::{self, CatalogDocument, Effect};
@@ -88,6 +89,16 @@ impl Catalog {
         Catalog::build_with(sources, None)
     }
 
+    /// As [`Catalog::build`], but each source's text is dropped as soon as it is parsed, so a
+    /// large catalog's text and its hashing never hold memory at the same time.
+    ///
+    /// # Errors
+    /// As [`Catalog::build`].
+    pub fn build_owned(sources: Vec<SourceFile>) -> Result<Catalog> {
+        let products = parse_sources(sources.into_iter().map(|s| (s.name, s.text)), false)?;
+        Catalog::from_products(products, None)
+    }
+
     /// As [`Catalog::build`], but for sources already verified by an identical build (the
     /// prepared snapshot of the embedded catalog): the duplicate-key pass and the hashing are
     /// skipped and `known_hashes` (source, surface) are used. Every other check still runs.
@@ -98,36 +109,10 @@ impl Catalog {
         sources: &[SourceFile],
         known_hashes: Option<(&str, &str)>,
     ) -> Result<Catalog> {
-        if sources.is_empty() {
-            return Err(invalid("no catalog.v1 documents found"));
-        }
-        let mut products: BTreeMap<String, (wire::Product, String)> = BTreeMap::new();
-        for source in sources {
-            let document: CatalogDocument = if known_hashes.is_some() {
-                serde_json::from_str(&source.text).map_err(|e| e.to_string())
-            } else {
-                parse_strict(&source.text)
-            }
-            .map_err(|e| invalid(format!("{}: {e}", source.name)))?;
-            if document.version != wire::CATALOG_VERSION {
-                return Err(invalid(format!(
-                    "{}: version must be \"{}\", found {:?}",
-                    source.name,
-                    wire::CATALOG_VERSION,
-                    document.version
-                )));
-            }
-            for product in document.products {
-                if let Some((_, first)) = products.get(&product.id) {
-                    return Err(invalid(format!(
-                        "{}: product `{}` is already defined in {first}",
-                        source.name, product.id
-                    )));
-                }
-                products.insert(product.id.clone(), (product, source.name.clone()));
-            }
-        }
-        let products: Vec<wire::Product> = products.into_values().map(|(p, _)| p).collect();
+        let products = parse_sources(
+            sources.iter().map(|s| (s.name.as_str(), s.text.as_str())),
+            known_hashes.is_some(),
+        )?;
         Catalog::from_products(products, known_hashes)
     }
 
@@ -285,6 +270,50 @@ pub fn cli_key(path: &str) -> String {
     tokens.join(" ")
 }
 
+/// Parses catalog.v1 documents (name, text) into their products, sorted by id; a product id
+/// defined twice is an error. `trusted` texts (verified by an identical earlier build) skip the
+/// duplicate-key pass. Each text is dropped once parsed.
+fn parse_sources<N, T>(
+    sources: impl ExactSizeIterator<Item = (N, T)>,
+    trusted: bool,
+) -> Result<Vec<wire::Product>>
+where
+    N: AsRef<str>,
+    T: AsRef<str>,
+{
+    if sources.len() == 0 {
+        return Err(invalid("no catalog.v1 documents found"));
+    }
+    let mut products: BTreeMap<String, (wire::Product, String)> = BTreeMap::new();
+    for (name, text) in sources {
+        let name = name.as_ref();
+        let document: CatalogDocument = if trusted {
+            serde_json::from_str(text.as_ref()).map_err(|e| e.to_string())
+        } else {
+            parse_strict(text.as_ref())
+        }
+        .map_err(|e| invalid(format!("{name}: {e}")))?;
+        drop(text);
+        if document.version != wire::CATALOG_VERSION {
+            return Err(invalid(format!(
+                "{name}: version must be \"{}\", found {:?}",
+                wire::CATALOG_VERSION,
+                document.version
+            )));
+        }
+        for product in document.products {
+            if let Some((_, first)) = products.get(&product.id) {
+                return Err(invalid(format!(
+                    "{name}: product `{}` is already defined in {first}",
+                    product.id
+                )));
+            }
+            products.insert(product.id.clone(), (product, name.to_string()));
+        }
+    }
+    Ok(products.into_values().map(|(p, _)| p).collect())
+}
+
 fn invalid(message: impl Into<String>) -> Error {
     Error::new(Reason::InvalidCatalog, message)
 }
@@ -384,29 +413,40 @@ fn canonical_json<T: serde::Serialize>(value: &T) -> Result<Vec<u8>> {
     serde_json::to_vec(&value).map_err(encoding_failed)
 }
 
-/// The canonical JSON of `products`, comma-separated.
+/// Feeds the canonical JSON of `products`, comma-separated, to `sink` one product at a time
+/// (one buffer, reused).
+fn each_canonical_product(products: &[wire::Product], sink: &mut dyn FnMut(&[u8])) -> Result<()> {
+    let mut buffer = Vec::new();
+    for (idx, product) in products.iter().enumerate() {
+        buffer.clear();
+        if idx > 0 {
+            buffer.push(b',');
+        }
+        canonical::write_product(&mut buffer, product).map_err(encoding_failed)?;
+        sink(&buffer);
+    }
+    Ok(())
+}
+
+/// The canonical JSON of `products`, comma-separated, as one buffer.
 fn canonical_products(products: &[wire::Product]) -> Result<Vec<u8>> {
     let mut out = Vec::new();
-    for (idx, product) in products.iter().enumerate() {
-        if idx > 0 {
-            out.push(b',');
-        }
-        out.extend_from_slice(&canonical_json(product)?);
-    }
+    each_canonical_product(products, &mut |bytes| out.extend_from_slice(bytes))?;
     Ok(out)
 }
 
-/// From this many tools on, the two halves of the catalog are serialized for hashing on two
-/// threads.
+/// From this many tools on, the second half of the catalog is serialized for hashing on a
+/// thread of its own while the first half is hashed.
 const PARALLEL_HASH_MIN_TOOLS: usize = 2_000;
 
 /// sha256 of the canonical JSON of the whole catalog: products sorted by id, tools by
 /// canonical path, object keys sorted, no whitespace.
 ///
 /// The document is never built whole: its frame is the canonical JSON of the document without
-/// products, `{"products":[],"version":"catalog.v1"}`, and the products (one value each, in
-/// order, possibly in two halves on two threads) are hashed between its brackets: the same
-/// bytes as serializing the whole document.
+/// products, `{"products":[],"version":"catalog.v1"}`, and the products are hashed between its
+/// brackets, one at a time (`canonical::write_product`): the same bytes as serializing the
+/// whole document. A large catalog's second half is serialized on another thread meanwhile
+/// and hashed after the first.
 fn hash_source(products: &[wire::Product]) -> Result<String> {
     let frame = canonical_json(&CatalogDocument {
         version: wire::CATALOG_VERSION.to_string(),
@@ -418,9 +458,11 @@ fn hash_source(products: &[wire::Product]) -> Result<String> {
         .position(|w| w == EMPTY)
         .map(|at| at + EMPTY.len() - 1)
         .ok_or_else(|| invalid("cannot encode the catalog for hashing: no product list"))?;
+    let mut hasher = Sha256::new();
+    hasher.update(&frame[..split]);
     let n_tools: usize = products.iter().map(|p| p.tools.len()).sum();
-    let parts = if n_tools < PARALLEL_HASH_MIN_TOOLS || products.len() < 2 {
-        vec![canonical_products(products)?]
+    if n_tools < PARALLEL_HASH_MIN_TOOLS || products.len() < 2 {
+        each_canonical_product(products, &mut |bytes| hasher.update(bytes))?;
     } else {
         // Split where half the tools are before.
         let mut before = 0;
@@ -433,25 +475,18 @@ fn hash_source(products: &[wire::Product]) -> Result<String> {
             .map_or(products.len(), |idx| idx + 1)
             .min(products.len() - 1);
         let (first, second) = products.split_at(half);
-        std::thread::scope(|scope| {
+        let late = std::thread::scope(|scope| {
             let later = std::thread::Builder::new()
                 .spawn_scoped(scope, || canonical_products(second))
                 .ok();
-            let early = canonical_products(first);
+            each_canonical_product(first, &mut |bytes| hasher.update(bytes))?;
             // A thread that could not start, or failed, is redone here.
-            let late = later
+            later
                 .and_then(|handle| handle.join().ok())
-                .unwrap_or_else(|| canonical_products(second));
-            Ok::<_, Error>(vec![early?, late?])
-        })?
-    };
-    let mut hasher = Sha256::new();
-    hasher.update(&frame[..split]);
-    for (idx, part) in parts.iter().enumerate() {
-        if idx > 0 {
-            hasher.update(b",");
-        }
-        hasher.update(part);
+                .unwrap_or_else(|| canonical_products(second))
+        })?;
+        hasher.update(b",");
+        hasher.update(&late);
     }
     hasher.update(&frame[split..]);
     Ok(digest_hex(&hasher.finalize()))

@@ -343,7 +343,7 @@ pub fn load_catalog(path: Option<&Path>) -> Result<Catalog> {
         None => crate::embedded_sources(),
         Some(path) => read_catalog_sources(path)?,
     };
-    Catalog::build(&sources)
+    Catalog::build_owned(sources)
 }
 
 fn unreadable(path: &Path, e: impl std::fmt::Display) -> Error {

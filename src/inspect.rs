@@ -54,7 +54,11 @@ pub fn inspect(catalog: &Catalog, request: &InspectRequest) -> Result<InspectRes
             display: def.display.clone(),
             agent_summary: def.agent_summary.clone(),
             description: def.description.clone(),
-            parameters: def.parameters.clone(),
+            parameters: def
+                .parameters
+                .iter()
+                .map(|(flag, parameter)| (flag.clone(), wire::Parameter::clone(parameter)))
+                .collect(),
             input_schema: def.input_schema.clone(),
             effect: def.effect,
             risk: def.risk,

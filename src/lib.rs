@@ -6,6 +6,7 @@
 //! `schema-inspect.v1`. [`Engine`] bundles one immutable [`catalog::Catalog`] snapshot with
 //! its retriever, built once per process.
 
+mod canonical;
 pub mod catalog;
 pub mod cli;
 pub mod error;

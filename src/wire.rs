@@ -312,8 +312,10 @@ pub struct Tool {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Keyed by CLI flag name.
+    // Boxed: a map node holds eleven slots, and a 200-byte parameter inline in each made a
+    // 100,000-tool catalog 150 MB larger in memory (docs/PERFORMANCE.md).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub parameters: BTreeMap<String, Parameter>,
+    pub parameters: BTreeMap<String, Box<Parameter>>,
     /// A JSON Schema of the arguments (imported MCP / OpenAI tools).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_schema: Option<serde_json::Value>,
