@@ -268,14 +268,20 @@ impl Index {
             }
         }
         let n_terms = terms.len();
-        let all: Vec<&Chunk> = std::iter::once(&base).chain(&rest).collect();
+        let mut all: Vec<Chunk> = std::iter::once(base).chain(rest).collect();
+        for chunk in &mut all {
+            // Terms are numbered now; the interning tables are done.
+            chunk.ids = HashMap::default();
+        }
         let fields = (0..N_FIELDS)
             .map(|field_idx| {
-                let parts = || {
-                    all.iter()
-                        .zip(&remaps)
-                        .map(move |(chunk, remap)| (&chunk.rows[field_idx], remap))
-                };
+                // Each field's rows are freed once its postings are built, so the peak holds
+                // one field's postings beside the rows, not all of them.
+                let rows: Vec<Vec<(u32, ToolId, u32)>> = all
+                    .iter_mut()
+                    .map(|chunk| std::mem::take(&mut chunk.rows[field_idx]))
+                    .collect();
+                let parts = || rows.iter().zip(&remaps);
                 // Counting sort by new term id; stable, and chunks in tool order, so tools
                 // stay in order.
                 let mut offsets = vec![0u32; n_terms + 1];
@@ -296,6 +302,7 @@ impl Index {
                         *slot += 1;
                     }
                 }
+                drop(rows);
                 let doc_len: Vec<u32> = all
                     .iter()
                     .flat_map(|chunk| chunk.doc_len[field_idx].iter().copied())
