@@ -16,12 +16,14 @@
 //! - Float sums are accumulated in a fixed order (terms sorted, fields in [`Field::ALL`]
 //!   order, postings in `ToolId` order), so the same request gives the same bits.
 
+use std::collections::BTreeMap;
+
 use crate::catalog::{Catalog, ToolId};
 use crate::index::Index;
 use crate::limits::SCORE_ROUNDING;
 use crate::text::{
-    is_pair_term, split_quoted, Analyzer, AnalyzerConfig, HanMode, Lexicon, PreparedQuery,
-    ID_SHAPE_MARK,
+    english_stem, is_english_word, is_pair_term, split_quoted, Analyzer, AnalyzerConfig, HanMode,
+    Lexicon, PreparedQuery, ID_SHAPE_MARK,
 };
 use crate::wire::Effect;
 
@@ -124,6 +126,9 @@ pub struct Bm25Config {
     /// Query-term weight multiplier for pair terms (`AnalyzerConfig::shingles`; 1 = the
     /// weight of a word, chosen in docs/adr/0001).
     pub shingle_weight: f64,
+    /// Query-term weight of stem siblings: the catalog's other English word terms with the
+    /// Snowball stem of a query word ("conviction" for "convicted"; 0 = off; docs/adr/0001).
+    pub stem_weight: f64,
     /// A hit is confident only if it matched at least this share of the query's idf mass
     /// (0 = every hit with an identity or summary match is confident).
     pub min_coverage: f64,
@@ -174,6 +179,7 @@ impl Bm25Config {
             "id_shapes" => self.analyzer.id_shapes = flag()?,
             "shingles" => self.analyzer.shingles = flag()?,
             "shingle_weight" => self.shingle_weight = number()?,
+            "stem_weight" => self.stem_weight = number()?,
             "min_coverage" => self.min_coverage = number()?,
             "product_boost" => self.product_boost = number()?,
             "single_field" => self.single_field = flag()?,
@@ -227,6 +233,7 @@ impl Bm25Config {
         expand_quoted: true,
         id_shape_weight: 2.0,
         shingle_weight: 1.0,
+        stem_weight: 0.2,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: true,
@@ -259,6 +266,7 @@ impl Bm25Config {
         expand_quoted: true,
         id_shape_weight: 1.0,
         shingle_weight: 1.0,
+        stem_weight: 0.0,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: false,
@@ -318,6 +326,9 @@ pub struct FieldedBm25 {
     /// Per lexicon phrase text (see `Lexicon::text`), filled on first use: its terms' ids.
     /// Sized on the first query that expands, so a retriever that never expands allocates none.
     expansion_terms: std::sync::OnceLock<Vec<std::sync::OnceLock<Vec<u32>>>>,
+    /// Snowball stem → the English word terms of the index with that stem, in id order (built
+    /// on the first query that asks for stem siblings).
+    stem_siblings: std::sync::OnceLock<BTreeMap<String, Vec<u32>>>,
     n_tools: usize,
     tool_effects: Vec<Option<Effect>>,
     /// Per tool: the index of its product in `product_names`.
@@ -360,6 +371,7 @@ impl FieldedBm25 {
                 .map(|_| std::sync::OnceLock::new())
                 .collect(),
             expansion_terms: std::sync::OnceLock::new(),
+            stem_siblings: std::sync::OnceLock::new(),
             index,
             n_tools,
             tool_effects: catalog.tools().iter().map(|t| t.effect()).collect(),
@@ -435,15 +447,43 @@ impl FieldedBm25 {
     }
 }
 
+impl FieldedBm25 {
+    /// The ids of the catalog's English word terms that share a Snowball stem with one of
+    /// `words` (lower-case query words) but are not that word, with repetitions.
+    fn stem_sibling_ids(&self, words: &[String]) -> Vec<u32> {
+        let terms = &self.index.terms;
+        let by_stem = self.stem_siblings.get_or_init(|| {
+            let mut by_stem: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+            for id in 0..terms.len() as u32 {
+                let term = terms.term(id);
+                if is_english_word(term) {
+                    by_stem.entry(english_stem(term)).or_default().push(id);
+                }
+            }
+            by_stem
+        });
+        let mut ids = Vec::new();
+        for word in words {
+            if let Some(siblings) = by_stem.get(&english_stem(word)) {
+                ids.extend(siblings.iter().filter(|&&id| terms.term(id) != word));
+            }
+        }
+        ids
+    }
+}
+
 impl Retriever for FieldedBm25 {
     fn name(&self) -> &'static str {
         self.name
     }
 
-    /// Builds the term lookup table and every term's merged postings (otherwise built on a
-    /// term's first use).
+    /// Builds the term lookup table, the stem-sibling table and every term's merged postings
+    /// (otherwise built on first use).
     fn warm(&self, stop: &std::sync::atomic::AtomicBool) {
         self.index.terms.build_lookup();
+        if self.config.stem_weight > 0.0 {
+            self.stem_sibling_ids(&[]);
+        }
         if !self.config.bm25f {
             return;
         }
@@ -464,9 +504,15 @@ impl Retriever for FieldedBm25 {
         let terms = &self.index.terms;
         let mut word_terms = 0usize;
         let mut own: Vec<u32> = Vec::new();
+        // The query's English words, also those the catalog lacks ("convicted"), for stem
+        // siblings.
+        let mut english: Vec<String> = Vec::new();
         self.analyzer.each_term(query, &mut |term| {
             word_terms += usize::from(!term.starts_with('#'));
             own.extend(terms.id(term));
+            if self.config.stem_weight > 0.0 && is_english_word(term) {
+                english.push(term.to_string());
+            }
         });
         let has_word_terms = word_terms > 0;
         let expansion_weight = if word_terms < self.config.short_query_words {
@@ -530,6 +576,24 @@ impl Retriever for FieldedBm25 {
                     weights.push(QueryTerm {
                         term,
                         weight: (1.0 + f64::from(qtf)).ln() * expansion_weight,
+                        is_own: false,
+                    });
+                }
+            }
+            weights.sort_unstable_by_key(|q| q.term);
+        }
+        if !english.is_empty() {
+            // Stem siblings join like expansions, never doubling a term the query has.
+            let mut siblings = self.stem_sibling_ids(&english);
+            let before = weights.len();
+            for (term, qtf) in counted(&mut siblings) {
+                if weights[..before]
+                    .binary_search_by_key(&term, |q| q.term)
+                    .is_err()
+                {
+                    weights.push(QueryTerm {
+                        term,
+                        weight: (1.0 + f64::from(qtf)).ln() * self.config.stem_weight,
                         is_own: false,
                     });
                 }
@@ -1037,4 +1101,40 @@ fn rank_key(hit: &Hit) -> (std::cmp::Reverse<i64>, ToolId) {
 
 fn rounded(score: f64) -> i64 {
     (score / SCORE_ROUNDING).round() as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::SourceFile;
+
+    /// A query word reaches a tool that only uses another word of its stem ("convicted" →
+    /// "conviction"), at `stem_weight` below the tool that has the word itself.
+    #[test]
+    fn stem_siblings_join_the_query_below_its_own_words() {
+        let catalog = Catalog::build(&[SourceFile {
+            name: "t.json".into(),
+            text: r#"{"version":"catalog.v1","products":[{"id":"law","tools":[
+                {"canonical_path":"law.find_records","name":"find_records","description":"Find people by their conviction."},
+                {"canonical_path":"law.list_cases","name":"list_cases","description":"Cases where someone was convicted."},
+                {"canonical_path":"law.weather","name":"weather","description":"Weather forecast."}]}]}"#
+                .into(),
+        }])
+        .unwrap();
+        let search = |stem_weight: f64| {
+            let config = Bm25Config {
+                stem_weight,
+                ..Bm25Config::DEFAULT
+            };
+            let retriever = FieldedBm25::new("fielded_bm25", config, &catalog);
+            let hits = retriever.search("who was convicted", &[true; 3], 10);
+            hits.iter()
+                .map(|hit| catalog.tool(hit.tool).def.canonical_path.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(search(0.0), ["law.list_cases"]);
+        assert_eq!(search(0.2), ["law.list_cases", "law.find_records"]);
+        assert_eq!(crate::text::english_stem("convicted"), "convict");
+        assert_eq!(crate::text::english_stem("conviction"), "convict");
+    }
 }

@@ -302,6 +302,22 @@ pub const ID_SHAPE_MARK: &str = "#id:";
 /// space (see [`is_pair_term`]).
 pub const PAIR_MARK: &str = "#";
 
+/// Returns true if and only if `term` is an English word term: lower-case ASCII letters only.
+pub fn is_english_word(term: &str) -> bool {
+    !term.is_empty() && term.bytes().all(|b| b.is_ascii_lowercase())
+}
+
+/// The Snowball (Porter 2) English stem of a lower-case word: "convicted" and "conviction" →
+/// "convict". Not an index term: the retriever uses it to find a query word's siblings among
+/// the catalog's words (docs/adr/0001).
+pub fn english_stem(word: &str) -> String {
+    thread_local! {
+        static STEMMER: rust_stemmers::Stemmer =
+            rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English);
+    }
+    STEMMER.with(|stemmer| stemmer.stem(word).into_owned())
+}
+
 /// Returns true if and only if `term` is a pair term of [`AnalyzerConfig::shingles`].
 pub fn is_pair_term(term: &str) -> bool {
     term.starts_with(PAIR_MARK) && term.contains(' ')

@@ -46,7 +46,7 @@ fn every_identity_case_is_exact() {
 }
 
 /// `eval --param` reaches the ranking (switching off ADR 0004's short-request rule, ADR 0010's
-/// quoted spans, ADR 0011's identifier shapes or ADR 0001's word pairs changes the answers and
+/// quoted spans, ADR 0011's identifier shapes, ADR 0001's word pairs or its stem siblings changes the answers and
 /// names itself in the report), and a malformed knob is a validation error.
 #[test]
 fn eval_params_reach_the_ranking_and_bad_ones_are_refused() {
@@ -57,6 +57,7 @@ fn eval_params_reach_the_ranking_and_bad_ones_are_refused() {
         "quoted_weight=1",
         "id_shapes=false",
         "shingles=false",
+        "stem_weight=0",
     ] {
         let off = ts(&["eval", "--qrels", &path, "--json", "--param", knob])
             .run()
@@ -74,6 +75,7 @@ fn eval_params_reach_the_ranking_and_bad_ones_are_refused() {
         "id_shape_weight=",
         "shingles=yes",
         "shingle_weight=x",
+        "stem_weight=much",
         "no_such_knob=1",
         "weights=1,2",
     ] {
