@@ -17,7 +17,7 @@ use crate::index::{Index, Reader};
 use crate::retrieve::Bm25Config;
 use crate::text::Analyzer;
 
-const MAGIC: &[u8] = b"toolsearch-prepared-v1\n";
+const MAGIC: &[u8] = b"toolsearch-prepared-v2\n";
 
 /// The committed snapshot (may be stale; see the invariants).
 static SNAPSHOT: &[u8] = include_bytes!("../catalog/prepared.bin");

@@ -16,8 +16,6 @@
 //! - Float sums are accumulated in a fixed order (terms sorted, fields in [`Field::ALL`]
 //!   order, postings in `ToolId` order), so the same request gives the same bits.
 
-use std::collections::BTreeMap;
-
 use crate::catalog::{Catalog, ToolId};
 use crate::index::Index;
 use crate::limits::SCORE_ROUNDING;
@@ -326,9 +324,6 @@ pub struct FieldedBm25 {
     /// Per lexicon phrase text (see `Lexicon::text`), filled on first use: its terms' ids.
     /// Sized on the first query that expands, so a retriever that never expands allocates none.
     expansion_terms: std::sync::OnceLock<Vec<std::sync::OnceLock<Vec<u32>>>>,
-    /// Snowball stem → the English word terms of the index with that stem, in id order (built
-    /// on the first query that asks for stem siblings).
-    stem_siblings: std::sync::OnceLock<BTreeMap<String, Vec<u32>>>,
     n_tools: usize,
     tool_effects: Vec<Option<Effect>>,
     /// Per tool: the index of its product in `product_names`.
@@ -371,7 +366,6 @@ impl FieldedBm25 {
                 .map(|_| std::sync::OnceLock::new())
                 .collect(),
             expansion_terms: std::sync::OnceLock::new(),
-            stem_siblings: std::sync::OnceLock::new(),
             index,
             n_tools,
             tool_effects: catalog.tools().iter().map(|t| t.effect()).collect(),
@@ -452,21 +446,10 @@ impl FieldedBm25 {
     /// `words` (lower-case query words) but are not that word, with repetitions.
     fn stem_sibling_ids(&self, words: &[String]) -> Vec<u32> {
         let terms = &self.index.terms;
-        let by_stem = self.stem_siblings.get_or_init(|| {
-            let mut by_stem: BTreeMap<String, Vec<u32>> = BTreeMap::new();
-            for id in 0..terms.len() as u32 {
-                let term = terms.term(id);
-                if is_english_word(term) {
-                    by_stem.entry(english_stem(term)).or_default().push(id);
-                }
-            }
-            by_stem
-        });
         let mut ids = Vec::new();
         for word in words {
-            if let Some(siblings) = by_stem.get(&english_stem(word)) {
-                ids.extend(siblings.iter().filter(|&&id| terms.term(id) != word));
-            }
+            let siblings = self.index.stems.members(&english_stem(word));
+            ids.extend(siblings.iter().filter(|&&id| terms.term(id) != word));
         }
         ids
     }
@@ -477,13 +460,10 @@ impl Retriever for FieldedBm25 {
         self.name
     }
 
-    /// Builds the term lookup table, the stem-sibling table and every term's merged postings
-    /// (otherwise built on first use).
+    /// Builds the term lookup table and every term's merged postings (otherwise built on a
+    /// term's first use).
     fn warm(&self, stop: &std::sync::atomic::AtomicBool) {
         self.index.terms.build_lookup();
-        if self.config.stem_weight > 0.0 {
-            self.stem_sibling_ids(&[]);
-        }
         if !self.config.bm25f {
             return;
         }
