@@ -50,3 +50,42 @@ fn invariant_prepared_and_fresh_engines_answer_alike() {
         );
     }
 }
+
+/// A damaged snapshot is refused, never half-read: every truncation (sampled) and a changed
+/// count decode to `None` without panicking, so the engine falls back to building its index.
+#[test]
+fn damaged_snapshots_are_refused() {
+    let catalog = Catalog::build(&toolsearch::embedded_sources()).unwrap();
+    let fingerprint = toolsearch::EMBEDDED_FINGERPRINT;
+    let whole: &'static [u8] =
+        Box::leak(prepared::encode(fingerprint, &catalog).into_boxed_slice());
+    assert!(prepared::decode(whole, fingerprint).is_some());
+    assert!(prepared::decode(whole, "another fingerprint").is_none());
+    let tail = whole.len().saturating_sub(64)..whole.len();
+    for len in (0..whole.len()).step_by(997).chain(tail) {
+        assert!(
+            prepared::decode(&whole[..len], fingerprint).is_none(),
+            "{len}"
+        );
+    }
+    // One more byte at the end is refused too.
+    let mut longer = whole.to_vec();
+    longer.push(0);
+    assert!(prepared::decode(Box::leak(longer.into_boxed_slice()), fingerprint).is_none());
+    // The last u32 is the stem groups' member count: one fewer is refused.
+    let mut short_count = whole.to_vec();
+    let members = stem_members(&catalog);
+    let at = short_count.len() - 4 * (1 + members);
+    let count = u32::from_le_bytes(short_count[at..at + 4].try_into().unwrap());
+    assert_eq!(count as usize, members, "the layout this test assumes");
+    short_count[at..at + 4].copy_from_slice(&(count - 1).to_le_bytes());
+    assert!(prepared::decode(Box::leak(short_count.into_boxed_slice()), fingerprint).is_none());
+}
+
+/// How many term ids the stem groups of the embedded default index list.
+fn stem_members(catalog: &Catalog) -> usize {
+    let index = prepared::default_index(catalog);
+    (0..index.terms.len() as u32)
+        .filter(|&id| toolsearch::text::is_english_word(index.terms.term(id)))
+        .count()
+}
