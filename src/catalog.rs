@@ -9,6 +9,7 @@
 //!   collapsed form) are unique across the catalog, or the build fails (`invalid_catalog`,
 //!   exit 5). The identity table is built here, once, and never changes.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use sha2::{Digest, Sha256};
@@ -21,11 +22,12 @@ use crate::wire::{self, CatalogDocument, Effect};
 /// Dense index of a tool in [`Catalog::tools`] (sorted by canonical path).
 pub type ToolId = u32;
 
-/// One catalog source: a name for error messages and its JSON text.
+/// One catalog source: a name for error messages and its JSON text (borrowed for the catalog
+/// compiled into the binary, so a cold process does not copy it).
 #[derive(Debug, Clone)]
 pub struct SourceFile {
     pub name: String,
-    pub text: String,
+    pub text: Cow<'static, str>,
 }
 
 /// A product of the snapshot (without its tools).
@@ -110,7 +112,7 @@ impl Catalog {
         known_hashes: Option<(&str, &str)>,
     ) -> Result<Catalog> {
         let products = parse_sources(
-            sources.iter().map(|s| (s.name.as_str(), s.text.as_str())),
+            sources.iter().map(|s| (s.name.as_str(), s.text.as_ref())),
             known_hashes.is_some(),
         )?;
         Catalog::from_products(products, known_hashes)
@@ -521,7 +523,7 @@ mod tests {
     fn source(text: &str) -> Vec<SourceFile> {
         vec![SourceFile {
             name: "test.json".into(),
-            text: text.into(),
+            text: text.to_string().into(),
         }]
     }
 

@@ -395,7 +395,10 @@ fn read_catalog_sources(path: &Path) -> Result<Vec<SourceFile>> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| file.display().to_string());
-        sources.push(SourceFile { name, text });
+        sources.push(SourceFile {
+            name,
+            text: text.into(),
+        });
     }
     Ok(sources)
 }
@@ -573,6 +576,16 @@ fn import_catalog(
     Ok(())
 }
 
+/// Answers one request with `engine`, then lets the engine go without freeing it: a one-shot
+/// command's process ends right after, and freeing the catalog and index (thousands of small
+/// allocations) would add about 0.6 ms to a 7 ms search (docs/PERFORMANCE.md). Only the
+/// `search` and `inspect` commands use it; `serve`, `mcp`, `eval` and `lint` free as usual.
+fn one_shot<T>(engine: Engine, answer: impl FnOnce(&Engine) -> Result<T>) -> Result<T> {
+    let answered = answer(&engine);
+    std::mem::forget(engine);
+    answered
+}
+
 fn execute(
     invocation: Invocation,
     stdin: &mut dyn Input,
@@ -597,6 +610,10 @@ fn execute(
         (Command::CatalogVerify | Command::CatalogHash, _) | (_, Some(_)) => {
             (load_catalog(catalog_path)?, None)
         }
+        (Command::Inspect(_), None) => (
+            crate::prepared::load_embedded_catalog(&crate::embedded_sources())?,
+            None,
+        ),
         (_, None) => crate::prepared::load_embedded(&crate::embedded_sources())?,
     };
     match invocation.command {
@@ -639,7 +656,7 @@ fn execute(
         Command::Search(args) => {
             let engine =
                 Engine::with_prepared_index(catalog, &invocation.retriever, prepared_index)?;
-            match &args.request_json {
+            one_shot(engine, |engine| match &args.request_json {
                 Some(value) => {
                     let bytes = read_request(value, stdin)?;
                     engine.search_bytes(&bytes, args.explain).map(Some)
@@ -648,11 +665,11 @@ fn execute(
                     let request = search_from_flags(&args)?;
                     engine.search_request(&request, args.explain).map(Some)
                 }
-            }
+            })
         }
         Command::Inspect(args) => {
             let engine = Engine::new(catalog, DEFAULT_RETRIEVER)?;
-            match &args.request_json {
+            one_shot(engine, |engine| match &args.request_json {
                 Some(value) => {
                     let bytes = read_request(value, stdin)?;
                     engine.inspect_bytes(&bytes).map(Some)
@@ -666,7 +683,7 @@ fn execute(
                     };
                     engine.inspect_request(&request).map(Some)
                 }
-            }
+            })
         }
         Command::Serve => {
             let engine =

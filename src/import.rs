@@ -200,7 +200,7 @@ pub fn render(document: &wire::CatalogDocument) -> Result<String> {
     })?;
     Catalog::build(&[SourceFile {
         name: "<import>".to_string(),
-        text: text.clone(),
+        text: text.clone().into(),
     }])
     .map_err(|e| {
         Error::new(

@@ -465,8 +465,7 @@ impl Index {
             let n_offsets = reader.u32()? as usize;
             let offsets = reader.u32s(n_offsets)?;
             let n_entries = reader.u32()? as usize;
-            let flat = reader.u32s(n_entries * 2)?;
-            let entries: Vec<(ToolId, u32)> = flat.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+            let entries = reader.u32_pairs(n_entries)?;
             if n_offsets != terms.len() + 1
                 || offsets.windows(2).any(|w| w[0] > w[1])
                 || offsets.last().is_some_and(|&o| o as usize != entries.len())
@@ -674,6 +673,21 @@ impl<'a> Reader<'a> {
         )
     }
 
+    /// `count` pairs of little-endian u32s, decoded straight into pairs (one allocation).
+    pub fn u32_pairs(&mut self, count: usize) -> Option<Vec<(u32, u32)>> {
+        let raw = self.bytes(count.checked_mul(8)?)?;
+        Some(
+            raw.chunks_exact(8)
+                .map(|b| {
+                    (
+                        u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+                        u32::from_le_bytes([b[4], b[5], b[6], b[7]]),
+                    )
+                })
+                .collect(),
+        )
+    }
+
     pub fn is_at_end(&self) -> bool {
         self.pos == self.bytes.len()
     }
@@ -871,7 +885,7 @@ mod tests {
         );
         let catalog = Catalog::build(&[SourceFile {
             name: "t.json".into(),
-            text,
+            text: text.into(),
         }])
         .unwrap();
         let analyzer = Analyzer::new(AnalyzerConfig::DEFAULT);

@@ -47,7 +47,7 @@ pub fn embedded_sources() -> Vec<SourceFile> {
         .iter()
         .map(|(name, text)| SourceFile {
             name: format!("<embedded>/{name}"),
-            text: (*text).to_string(),
+            text: std::borrow::Cow::Borrowed(text),
         })
         .collect()
 }

@@ -8,6 +8,7 @@
 //!   are left out), and only for the default retriever
 //!   configuration; otherwise everything is built from the catalog as usual. A stale or
 //!   corrupt snapshot is never used, so it can only cost time, never change an answer.
+//!   (`inspect` reads only the header, fingerprint and hashes: it needs no index.)
 //! - `invariant_prepared_snapshot_is_current` regenerates it and fails on any difference
 //!   (`UPDATE_PREPARED=1 cargo test --test it prepared` rewrites it).
 
@@ -60,14 +61,24 @@ pub fn encode(fingerprint: &str, catalog: &Catalog) -> Vec<u8> {
     out
 }
 
-/// Decodes `bytes` if it is a well-formed snapshot for `fingerprint`.
-pub fn decode(bytes: &'static [u8], fingerprint: &str) -> Option<Prepared> {
+/// The snapshot's header: its hashes, if it was made for `fingerprint`; and a reader at the
+/// encoded index.
+fn decode_header(
+    bytes: &'static [u8],
+    fingerprint: &str,
+) -> Option<(&'static str, &'static str, Reader<'static>)> {
     let mut reader = Reader::new(bytes);
     if reader.bytes(MAGIC.len())? != MAGIC || read_str(&mut reader)? != fingerprint {
         return None;
     }
     let source_hash = read_str(&mut reader)?;
     let surface_hash = read_str(&mut reader)?;
+    Some((source_hash, surface_hash, reader))
+}
+
+/// Decodes `bytes` if it is a well-formed snapshot for `fingerprint`.
+pub fn decode(bytes: &'static [u8], fingerprint: &str) -> Option<Prepared> {
+    let (source_hash, surface_hash, mut reader) = decode_header(bytes, fingerprint)?;
     let index = Index::decode(&mut reader)?;
     reader.is_at_end().then_some(Prepared {
         source_hash,
@@ -79,6 +90,20 @@ pub fn decode(bytes: &'static [u8], fingerprint: &str) -> Option<Prepared> {
 /// The committed snapshot, if it is current for this build.
 pub fn embedded() -> Option<Prepared> {
     decode(SNAPSHOT, crate::EMBEDDED_FINGERPRINT)
+}
+
+/// The embedded catalog, with its hashes from the snapshot when it is current, but without
+/// decoding the index (for `inspect`, which needs none).
+///
+/// # Errors
+/// `invalid_catalog` if the embedded catalog is corrupt (a build defect).
+pub fn load_embedded_catalog(sources: &[SourceFile]) -> Result<Catalog> {
+    match decode_header(SNAPSHOT, crate::EMBEDDED_FINGERPRINT) {
+        Some((source_hash, surface_hash, _)) => {
+            Catalog::build_with(sources, Some((source_hash, surface_hash)))
+        }
+        None => Catalog::build(sources),
+    }
 }
 
 /// The embedded catalog, with its prepared index when the snapshot is current.

@@ -319,8 +319,9 @@ pub struct FieldedBm25 {
     norms: Vec<Vec<f64>>,
     /// Per term, filled on first use: every tool with the term in some field and its saturated
     /// BM25F pseudo term frequency — which depend on the catalog and configuration only, never
-    /// on the query.
-    combined: Vec<std::sync::OnceLock<CombinedPostings>>,
+    /// on the query. Boxed: 16 bytes a slot instead of 56, so a cold process allocates 0.26 MB
+    /// for the embedded catalog's 16,000 terms instead of 0.9 MB.
+    combined: Vec<std::sync::OnceLock<Box<CombinedPostings>>>,
     /// Per lexicon phrase text (see `Lexicon::text`), filled on first use: its terms' ids.
     /// Sized on the first query that expands, so a retriever that never expands allocates none.
     expansion_terms: std::sync::OnceLock<Vec<std::sync::OnceLock<Vec<u32>>>>,
@@ -745,7 +746,7 @@ impl FieldedBm25 {
     fn combined_postings(&self, term: u32) -> &CombinedPostings {
         self.combined[term as usize].get_or_init(|| {
             let k1 = self.config.k1;
-            let mut combined = CombinedPostings::default();
+            let mut combined = Box::<CombinedPostings>::default();
             self.for_each_row(&self.field_lists(term), |tool, row| {
                 let pseudo_tf: f64 = row.iter().sum();
                 combined.tools.push(tool);

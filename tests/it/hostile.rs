@@ -449,7 +449,7 @@ fn fuzz_catalog_regressions_build_or_fail_closed() {
         let text = String::from_utf8_lossy(&std::fs::read(&file).expect("read")).into_owned();
         let sources = vec![toolsearch::catalog::SourceFile {
             name: "fuzz.json".to_string(),
-            text,
+            text: text.into(),
         }];
         match toolsearch::catalog::Catalog::build(&sources) {
             Err(error) => {

@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let sources = vec![SourceFile {
         name: "fuzz.json".to_string(),
-        text: text.to_string(),
+        text: text.to_string().into(),
     }];
     let catalog = match Catalog::build(&sources) {
         Ok(catalog) => catalog,
