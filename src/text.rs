@@ -414,10 +414,11 @@ fn identifier_pieces(word: &str) -> Vec<&str> {
 const ENGLISH_STOP_WORDS: &[&str] = &[
     "a", "about", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but",
     "by", "can", "could", "do", "does", "for", "from", "had", "has", "have", "he", "her", "him",
-    "his", "how", "i", "if", "in", "into", "is", "it", "its", "just", "let", "me", "my", "of",
-    "on", "or", "our", "please", "she", "so", "some", "than", "that", "the", "their", "them",
-    "then", "there", "these", "they", "this", "those", "to", "us", "was", "we", "were", "what",
-    "when", "which", "who", "will", "with", "would", "you", "your",
+    "his", "how", "i", "if", "in", "into", "is", "it", "its", "just", "let", "me", "my", "need",
+    "needed", "needs", "nice", "of", "on", "or", "our", "please", "she", "so", "some", "than",
+    "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "us",
+    "want", "wanted", "wants", "was", "we", "were", "what", "when", "which", "who", "will", "with",
+    "would", "you", "your",
 ];
 
 /// A text of at most 7 bytes as one integer: its bytes big-endian, zero-padded, then its
