@@ -442,6 +442,25 @@ impl FieldedBm25 {
     }
 }
 
+/// Adds `expanded` (term ids, with repetitions) to `weights` (sorted by term) at `weight` ×
+/// ln(1 + qtf), skipping terms `weights` already has; keeps `weights` sorted.
+fn join_expansions(weights: &mut Vec<QueryTerm>, mut expanded: Vec<u32>, weight: f64) {
+    let before = weights.len();
+    for (term, qtf) in counted(&mut expanded) {
+        if weights[..before]
+            .binary_search_by_key(&term, |q| q.term)
+            .is_err()
+        {
+            weights.push(QueryTerm {
+                term,
+                weight: (1.0 + f64::from(qtf)).ln() * weight,
+                is_own: false,
+            });
+        }
+    }
+    weights.sort_unstable_by_key(|q| q.term);
+}
+
 impl FieldedBm25 {
     /// The ids of the catalog's English word terms that share a Snowball stem with one of
     /// `words` (lower-case query words) but are not that word, with repetitions.
@@ -548,38 +567,15 @@ impl Retriever for FieldedBm25 {
             for text in Lexicon::builtin().expansion(outside_quotes.as_ref().unwrap_or(&prepared)) {
                 expanded.extend_from_slice(self.expansion_term_ids(text));
             }
-            let own_count = weights.len();
-            for (term, qtf) in counted(&mut expanded) {
-                if weights[..own_count]
-                    .binary_search_by_key(&term, |q| q.term)
-                    .is_err()
-                {
-                    weights.push(QueryTerm {
-                        term,
-                        weight: (1.0 + f64::from(qtf)).ln() * expansion_weight,
-                        is_own: false,
-                    });
-                }
-            }
-            weights.sort_unstable_by_key(|q| q.term);
+            join_expansions(&mut weights, expanded, expansion_weight);
         }
         if !english.is_empty() {
             // Stem siblings join like expansions, never doubling a term the query has.
-            let mut siblings = self.stem_sibling_ids(&english);
-            let before = weights.len();
-            for (term, qtf) in counted(&mut siblings) {
-                if weights[..before]
-                    .binary_search_by_key(&term, |q| q.term)
-                    .is_err()
-                {
-                    weights.push(QueryTerm {
-                        term,
-                        weight: (1.0 + f64::from(qtf)).ln() * self.config.stem_weight,
-                        is_own: false,
-                    });
-                }
-            }
-            weights.sort_unstable_by_key(|q| q.term);
+            join_expansions(
+                &mut weights,
+                self.stem_sibling_ids(&english),
+                self.config.stem_weight,
+            );
         }
         let penalize_destructive = self.config.destructive_penalty != 1.0
             && !Lexicon::builtin().has_destructive_intent(&prepared);
