@@ -200,7 +200,7 @@ mod tests {
              "aliases":["p x","p y"],"group":"g","title":"标题","display":"d","agent_summary":"s",
              "description":"é \u0001 \\","parameters":{"z-flag":{"type":"string","description":"d",
              "required":true,"enum":["b","a",1,null],"default":{"y":1,"x":[2.5e300,-0.0]},
-             "example":"ex","format":"date","property":"zFlag"},"a":{}},
+             "example":"ex","format":"date","property":"zFlag"},"a":{},"q\"\u00e9\\":{},"\u0007":{}},
              "input_schema":{"type":"object","properties":{"b":{},"a":{"enum":[1e-7]}}},
              "effect":"destructive","risk":"high","confirmation":"user_required",
              "idempotency":"non_idempotent","availability":"deprecated","use_when":["u"],
