@@ -5,6 +5,7 @@ noisy machine (both binaries see the same load, pair by pair).
 usage (from the repository root):
     python3 tests/bench/ab.py warm BIN_A BIN_B [--pairs 9] [--repeat 4] [--origins ABCDEFGHI]
     python3 tests/bench/ab.py cold BIN_A BIN_B [--pairs 40]
+    python3 tests/bench/ab.py big BIN_A BIN_B [--tools 100000] [--pairs 3]
 
 warm: every judged query of qrels/dev.json and qrels/test.json (cut to 256 characters; with
       --origins, only cases whose id starts with one of those letters), repeated --repeat times,
@@ -13,9 +14,14 @@ warm: every judged query of qrels/dev.json and qrels/test.json (cut to 256 chara
       `--origins ABCDEFGHI` is the 840-query workload of session 4's figures.
 cold: whole processes, wall clock: a Chinese and an English search and an inspect (with the
       embedded catalog's real hashes), each run --pairs times per binary, order alternating.
+big:  a generated catalog of --tools tools (the benchmark's own generator, in a temporary
+      directory): the wall clock of a first `search --catalog` (parse, hash, index) and its peak
+      RSS, then the warm per-query wall time in `serve` over 200 judged queries sent twice (the
+      second pass finds every cache filled: the 2 ms target). Order alternating per pair.
 """
-import json, os, statistics, subprocess, sys, time
+import json, os, statistics, subprocess, sys, tempfile, time
 
+import bench
 from bench import queries  # the benchmark's own reading of the judged queries
 
 
@@ -79,11 +85,41 @@ def cold(binaries):
         print(f"  {name:<16} {row}")
 
 
+def big(binaries):
+    pairs = int(option("--pairs", 3))
+    n_tools = int(option("--tools", 100_000))
+    qs = queries()[:200]
+    builds = {b: [] for b in binaries}
+    rss = {b: [] for b in binaries}
+    second = {b: [] for b in binaries}
+    with tempfile.TemporaryDirectory() as tmp:
+        path, _ = bench.synth_catalog(n_tools, tmp)
+        args = ["search", "--catalog", path, "--query", "发送消息"]
+        for pair in range(pairs):
+            for binary in binaries if pair % 2 == 0 else binaries[::-1]:
+                start = time.perf_counter()
+                proc = subprocess.run(["/usr/bin/time", "-v", binary] + args, capture_output=True)
+                builds[binary].append(time.perf_counter() - start)
+                if proc.returncode != 0:
+                    sys.exit(f"{binary} search --catalog failed")
+                for line in proc.stderr.decode().splitlines():
+                    if "Maximum resident set size" in line:
+                        rss[binary].append(int(line.split(":")[1]) / 1024)
+                bench.BIN = binary
+                passes = bench.serve_per_query(["--catalog", path], qs, 1, passes=2)
+                second[binary].append(passes[1][0])
+    print(f"{n_tools} tools, {pairs} pairs (median):")
+    for binary in binaries:
+        print(f"  {binary}: build {statistics.median(builds[binary]):.2f} s, "
+              f"peak RSS {statistics.median(rss[binary]):.0f} MiB, "
+              f"warm query (2nd pass) {statistics.median(second[binary]) * 1e3:.3f} ms")
+
+
 def main():
-    if len(sys.argv) < 4 or sys.argv[1] not in ("warm", "cold"):
+    modes = {"warm": warm, "cold": cold, "big": big}
+    if len(sys.argv) < 4 or sys.argv[1] not in modes:
         sys.exit(__doc__)
-    binaries = sys.argv[2:4]
-    (warm if sys.argv[1] == "warm" else cold)(binaries)
+    modes[sys.argv[1]](sys.argv[2:4])
 
 
 if __name__ == "__main__":
