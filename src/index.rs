@@ -432,14 +432,8 @@ impl Index {
         put_u32(out, self.fields.len() as u32);
         for field in &self.fields {
             out.extend_from_slice(&field.avg_len.to_bits().to_le_bytes());
-            put_u32(out, field.doc_len.len() as u32);
-            for &len in &field.doc_len {
-                put_u32(out, len);
-            }
-            put_u32(out, field.offsets.len() as u32);
-            for &offset in &field.offsets {
-                put_u32(out, offset);
-            }
+            put_u32s(out, &field.doc_len);
+            put_u32s(out, &field.offsets);
             put_u32(out, field.entries.len() as u32);
             for &(tool, tf) in &field.entries {
                 put_u32(out, tool);
@@ -460,16 +454,16 @@ impl Index {
         let mut fields = Vec::with_capacity(N_FIELDS);
         for _ in 0..N_FIELDS {
             let avg_len = f64::from_bits(reader.u64()?);
-            let n_docs = reader.u32()? as usize;
-            let doc_len = reader.u32s(n_docs)?;
-            let n_offsets = reader.u32()? as usize;
-            let offsets = reader.u32s(n_offsets)?;
+            let doc_len = read_u32s(reader)?;
+            let offsets = read_u32s(reader)?;
             let n_entries = reader.u32()? as usize;
             let entries = reader.u32_pairs(n_entries)?;
-            if n_offsets != terms.len() + 1
+            if offsets.len() != terms.len() + 1
                 || offsets.windows(2).any(|w| w[0] > w[1])
                 || offsets.last().is_some_and(|&o| o as usize != entries.len())
-                || entries.iter().any(|&(tool, _)| tool as usize >= n_docs)
+                || entries
+                    .iter()
+                    .any(|&(tool, _)| tool as usize >= doc_len.len())
             {
                 return None;
             }

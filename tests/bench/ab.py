@@ -21,8 +21,7 @@ big:  a generated catalog of --tools tools (the benchmark's own generator, in a 
 """
 import json, os, statistics, subprocess, sys, tempfile, time
 
-import bench
-from bench import queries  # the benchmark's own reading of the judged queries
+import bench  # the benchmark's own catalog generator, judged queries and serve timing
 
 
 def option(name, default):
@@ -33,7 +32,7 @@ def option(name, default):
 
 def judged_batch(origins, repeat):
     lines = [json.dumps({"version": "tool-search.v1", "query": q}, ensure_ascii=False) + "\n"
-             for q in queries(origins)]
+             for q in bench.queries(origins)]
     return "".join(lines * repeat).encode(), len(lines) * repeat
 
 
@@ -88,7 +87,7 @@ def cold(binaries):
 def big(binaries):
     pairs = int(option("--pairs", 3))
     n_tools = int(option("--tools", 100_000))
-    qs = queries()[:200]
+    qs = bench.queries()[:200]
     builds = {b: [] for b in binaries}
     rss = {b: [] for b in binaries}
     second = {b: [] for b in binaries}
