@@ -6,7 +6,8 @@ A real catalog may lack what ours has, so the ranking is also measured on copies
 
 - `no_use_when.json`: every tool's `use_when` removed;
 - `no_english.json`: the English gloss removed from every tool's `agent_summary` and
-  `description` (a parenthesised English phrase, or an English sentence after the Chinese one);
+  `description` (a parenthesised English phrase, or an English sentence after the Chinese one),
+  and its English `use_when` sentences (those without a Han character);
 - `terse.json`: both, and `avoid_when` and `examples` removed too.
 
 Canonical paths stay, so every qrels file still applies. Run from the repository root:
@@ -34,6 +35,9 @@ def no_english(tool):
     for key in ('agent_summary', 'description'):
         if isinstance(tool.get(key), str):
             tool[key] = strip_english(tool[key])
+    # English use_when sentences (ADR 0012) have no Han character at all.
+    if isinstance(tool.get('use_when'), list):
+        tool['use_when'] = [s for s in tool['use_when'] if re.search(f'[{HAN}]', s)]
 
 
 def terse(tool):
