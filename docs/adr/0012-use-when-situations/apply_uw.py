@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""apply_uw.py SRC_DIR OUT_DIR zh|en|both OVERLAY... -- writes copies of the catalog files in SRC_DIR with the overlays'
+sentences appended to each tool's use_when, editing the text in place so each file keeps its layout.
+The adopted catalog is `apply_uw.py catalog catalog both g1.json ... g5.json` at commit 6b4d005 (first-round files;
+their sentences are now in catalog/). audited.json is the second-round overlay (ADR 0012, options c2 and a)."""
+import json,os,sys,glob
+src,out,mode=sys.argv[1],sys.argv[2],sys.argv[3]
+ov={}
+for f in sys.argv[4:]:
+    ov.update(json.load(open(f)))
+dec=json.JSONDecoder()
+os.makedirs(out,exist_ok=True)
+for f in sorted(os.listdir(src)):
+    if not f.endswith('.json'): continue
+    raw=open(f'{src}/{f}').read(); d=json.loads(raw)
+    want=json.loads(raw)
+    for p in want['products']:
+        for t in p['tools']:
+            a=ov.get(t['canonical_path'])
+            if a:
+                add=(a['zh'] if mode in('zh','both') else [])+(a['en'] if mode in('en','both') else [])
+                t['use_when']=t.get('use_when',[])+add
+    text=raw
+    for p in want['products']:
+        for t in p['tools']:
+            a=ov.get(t['canonical_path'])
+            if not a: continue
+            add=(a['zh'] if mode in('zh','both') else [])+(a['en'] if mode in('en','both') else [])
+            i=text.index(f'"canonical_path": "{t["canonical_path"]}"')
+            j=text.index('"use_when": [',i)+len('"use_when": ')
+            arr,end=dec.raw_decode(text,j)
+            body=text[j:end]
+            if '\n' in body:
+                # multi-line: items on their own lines, closing bracket indented
+                line_start=text.rindex('\n',0,j)+1
+                ind=len(text[line_start:j])-len(text[line_start:j].lstrip())
+                items=',\n'.join(' '*(ind+2)+json.dumps(s,ensure_ascii=False) for s in arr+add)
+                new='[\n'+items+'\n'+' '*ind+']'
+            else:
+                new='['+', '.join(json.dumps(s,ensure_ascii=False) for s in arr+add)+']'
+            text=text[:j]+new+text[end:]
+    assert json.loads(text)==want, f
+    open(f'{out}/{f}','w').write(text)
+print('ok',len(ov),'tools')
