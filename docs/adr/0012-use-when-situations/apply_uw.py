@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""apply_uw.py SRC_DIR OUT_DIR zh|en|both OVERLAY... -- writes copies of the catalog files in SRC_DIR with the overlays'
-sentences appended to each tool's use_when, editing the text in place so each file keeps its layout.
+"""apply_uw.py SRC_DIR OUT_DIR KEYS OVERLAY... -- writes copies of the catalog files in SRC_DIR with the overlays'
+sentences appended to each tool's use_when, editing the text in place so each file keeps its layout. KEYS names the
+overlay lists to append, comma-separated and in that order (`zh,en`; `both` = `zh,en`; round 2 uses `en` and `mx`).
 The adopted catalog is `apply_uw.py catalog catalog both g1.json ... g5.json` at commit 6b4d005 (first-round files;
 their sentences are now in catalog/). audited.json is the second-round overlay (ADR 0012, options c2 and a)."""
 import json,os,sys,glob
 src,out,mode=sys.argv[1],sys.argv[2],sys.argv[3]
+keys=['zh','en'] if mode=='both' else mode.split(',')
 ov={}
 for f in sys.argv[4:]:
     ov.update(json.load(open(f)))
@@ -18,14 +20,14 @@ for f in sorted(os.listdir(src)):
         for t in p['tools']:
             a=ov.get(t['canonical_path'])
             if a:
-                add=(a['zh'] if mode in('zh','both') else [])+(a['en'] if mode in('en','both') else [])
+                add=[x for k in keys for x in a[k]]
                 t['use_when']=t.get('use_when',[])+add
     text=raw
     for p in want['products']:
         for t in p['tools']:
             a=ov.get(t['canonical_path'])
             if not a: continue
-            add=(a['zh'] if mode in('zh','both') else [])+(a['en'] if mode in('en','both') else [])
+            add=[x for k in keys for x in a[k]]
             i=text.index(f'"canonical_path": "{t["canonical_path"]}"')
             j=text.index('"use_when": [',i)+len('"use_when": ')
             arr,end=dec.raw_decode(text,j)
