@@ -3,7 +3,8 @@
 sentences appended to each tool's use_when, editing the text in place so each file keeps its layout. KEYS names the
 overlay lists to append, comma-separated and in that order (`zh,en`; `both` = `zh,en`; round 2 uses `en` and `mx`).
 The adopted catalog is `apply_uw.py catalog catalog both g1.json ... g5.json` at commit 6b4d005 (first-round files;
-their sentences are now in catalog/). audited.json is the second-round overlay (ADR 0012, options c2 and a)."""
+their sentences are now in catalog/). audited.json is the audit pass's overlay (ADR 0012, rules 31
+and 32); round 2 appended its en and mx lists with KEYS `en,mx`."""
 import json,os,sys,glob
 src,out,mode=sys.argv[1],sys.argv[2],sys.argv[3]
 keys=['zh','en'] if mode=='both' else mode.split(',')
