@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """check_uw.py OUTPUT.json PRODUCT [PRODUCT...] [--relaxed] -- validates a helper's use_when addition file
-(3 zh + 2 en sentences per available tool of the products; --relaxed: 1-3 zh, 1-2 en, for the audit)."""
+(3 zh + 2 en sentences per available tool of the products; --relaxed: 1-3 zh, 1-2 en, for the audit).
+Set CATALOG to the catalog the helpers read (the one before ADR 0012, commit 9ecf0c4): against today's catalog,
+which holds round 1, every kept sentence "copies existing catalog text"."""
 import json,os,re,sys
 CATALOG=os.environ.get("CATALOG","catalog")  # run from the repository root
 relaxed='--relaxed' in sys.argv

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """check_uw2.py OUTPUT.json PRODUCT [PRODUCT...] -- validates a round-2 use_when file:
-2 English ("en") and 2 code-switched Chinese ("mx") sentences per available tool of the products."""
+2 English ("en") and 2 code-switched Chinese ("mx") sentences per available tool of the products.
+Set CATALOG to the catalog the helpers read (round 1 only, commit 7af32ff)."""
 import json,os,re,sys
 CATALOG=os.environ.get("CATALOG","catalog")  # run from the repository root
 out,prods=sys.argv[1],sys.argv[2:]
