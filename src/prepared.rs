@@ -98,12 +98,9 @@ pub fn embedded() -> Option<Prepared> {
 /// # Errors
 /// `invalid_catalog` if the embedded catalog is corrupt (a build defect).
 pub fn load_embedded_catalog(sources: &[SourceFile]) -> Result<Catalog> {
-    match decode_header(SNAPSHOT, crate::EMBEDDED_FINGERPRINT) {
-        Some((source_hash, surface_hash, _)) => {
-            Catalog::build_with(sources, Some((source_hash, surface_hash)))
-        }
-        None => Catalog::build(sources),
-    }
+    let known_hashes = decode_header(SNAPSHOT, crate::EMBEDDED_FINGERPRINT)
+        .map(|(source_hash, surface_hash, _)| (source_hash, surface_hash));
+    Catalog::build_with(sources, known_hashes)
 }
 
 /// The embedded catalog, with its prepared index when the snapshot is current.
