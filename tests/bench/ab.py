@@ -98,15 +98,12 @@ def big(binaries):
         args = ["search", "--catalog", path, "--query", "发送消息"]
         for pair in range(pairs):
             for binary in binaries if pair % 2 == 0 else binaries[::-1]:
-                start = time.perf_counter()
-                proc = subprocess.run(["/usr/bin/time", "-v", binary] + args, capture_output=True)
-                builds[binary].append(time.perf_counter() - start)
-                if proc.returncode != 0:
-                    sys.exit(f"{binary} search --catalog failed")
-                for line in proc.stderr.decode().splitlines():
-                    if "Maximum resident set size" in line:
-                        rss[binary].append(int(line.split(":")[1]) / 1024)
                 bench.BIN = binary
+                elapsed, kib, returncode = bench.timed_peak_rss(args)
+                if returncode != 0:
+                    sys.exit(f"{binary} search --catalog failed")
+                builds[binary].append(elapsed)
+                rss[binary].append(kib / 1024)
                 passes = bench.serve_per_query(["--catalog", path], qs, 1, passes=2)
                 second[binary].append(passes[1][0])
     print(f"{n_tools} tools, {pairs} pairs (median):")

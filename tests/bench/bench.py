@@ -25,12 +25,19 @@ def run(args, stdin=b""):
     return elapsed, proc.stdout
 
 
-def peak_rss_kib(args, stdin=b""):
+def timed_peak_rss(args, stdin=b""):
+    """One run under `/usr/bin/time -v`: (wall seconds, peak RSS in KiB or -1, return code)."""
+    start = time.perf_counter()
     proc = subprocess.run(["/usr/bin/time", "-v", BIN] + args, input=stdin, capture_output=True)
+    elapsed = time.perf_counter() - start
     for line in proc.stderr.decode().splitlines():
         if "Maximum resident set size" in line:
-            return int(line.split(":")[1])
-    return -1
+            return elapsed, int(line.split(":")[1]), proc.returncode
+    return elapsed, -1, proc.returncode
+
+
+def peak_rss_kib(args, stdin=b""):
+    return timed_peak_rss(args, stdin)[1]
 
 
 def stats(samples):
