@@ -5,7 +5,7 @@ overlay lists to append, comma-separated and in that order (`zh,en`; `both` = `z
 The adopted catalog is `apply_uw.py catalog catalog both g1.json ... g5.json` at commit 6b4d005 (first-round files;
 their sentences are now in catalog/). audited.json is the audit pass's overlay (ADR 0012, rules 31
 and 32); round 2 appended its en and mx lists with KEYS `en,mx`."""
-import json,os,sys,glob
+import json,os,sys
 src,out,mode=sys.argv[1],sys.argv[2],sys.argv[3]
 keys=['zh','en'] if mode=='both' else mode.split(',')
 ov={}
@@ -15,20 +15,16 @@ dec=json.JSONDecoder()
 os.makedirs(out,exist_ok=True)
 for f in sorted(os.listdir(src)):
     if not f.endswith('.json'): continue
-    raw=open(f'{src}/{f}').read(); d=json.loads(raw)
+    raw=open(f'{src}/{f}').read()
+    # `want` is the parsed document with the sentences appended: the check on the edited text.
     want=json.loads(raw)
-    for p in want['products']:
-        for t in p['tools']:
-            a=ov.get(t['canonical_path'])
-            if a:
-                add=[x for k in keys for x in a[k]]
-                t['use_when']=t.get('use_when',[])+add
     text=raw
     for p in want['products']:
         for t in p['tools']:
             a=ov.get(t['canonical_path'])
             if not a: continue
             add=[x for k in keys for x in a[k]]
+            t['use_when']=t.get('use_when',[])+add
             i=text.index(f'"canonical_path": "{t["canonical_path"]}"')
             j=text.index('"use_when": [',i)+len('"use_when": ')
             arr,end=dec.raw_decode(text,j)
