@@ -45,6 +45,26 @@ fn starts_with_words(words: &[String], form: &str) -> bool {
         .all(|w| words.next().is_some_and(|q| q == w))
 }
 
+/// The particles of English phrasal verbs whose object may stand between verb and particle
+/// ("pull it back", "shut the group down").
+const PARTICLES: [&str; 6] = ["back", "down", "out", "off", "away", "up"];
+
+/// The most words that may stand between a phrasal verb and its particle: 2 ("pull those
+/// messages back"); 1 found fewer, 3 nothing more (ADR 0005's phrasal-verb addendum).
+const MAX_PARTICLE_GAP: usize = 2;
+
+/// Returns true if and only if `form` is a verb and a [`PARTICLES`] word (`pull back`), and
+/// `words` starts with the verb followed, after one to [`MAX_PARTICLE_GAP`] other words, by
+/// the particle.
+fn split_phrasal_verb(words: &[String], form: &str) -> bool {
+    let Some((verb, particle)) = form.split_once(' ') else {
+        return false;
+    };
+    PARTICLES.contains(&particle)
+        && words.first().is_some_and(|w| w == verb)
+        && (2..=MAX_PARTICLE_GAP + 1).any(|at| words.get(at).is_some_and(|w| w == particle))
+}
+
 /// A query prepared once for phrase matching.
 pub struct PreparedQuery {
     lowered: String,
@@ -82,7 +102,8 @@ impl PreparedQuery {
     }
 
     /// Returns true if and only if `phrase` occurs in the query at a place `accept` takes.
-    /// The one matcher of phrases: text as a substring, words as a word sequence.
+    /// The one matcher of phrases: text as a substring, words as a word sequence (a phrasal
+    /// verb also split by its object, [`split_phrasal_verb`]).
     fn occurs(&self, phrase: Phrase<'_>, accept: impl Fn(Occurrence<'_>) -> bool) -> bool {
         match phrase {
             Phrase::Text(text) => {
@@ -100,7 +121,8 @@ impl PreparedQuery {
                 let first = form.split_once(' ').map_or(form, |(first, _)| first);
                 (0..self.words.len()).any(|at| {
                     self.words[at] == first
-                        && starts_with_words(&self.words[at..], form)
+                        && (starts_with_words(&self.words[at..], form)
+                            || split_phrasal_verb(&self.words[at..], form))
                         && accept(Occurrence::Words {
                             before: &self.words[..at],
                         })
@@ -549,6 +571,28 @@ mod tests {
         assert!(destructive("scrap my half-written draft"));
         assert!(destructive("周二例会从下个月起就不开了"));
         assert!(!destructive("回收站里都有哪些文件？"));
+    }
+
+    #[test]
+    fn a_phrasal_verb_matches_around_its_object() {
+        let lexicon = Lexicon::builtin();
+        let destructive = |q: &str| lexicon.has_destructive_intent(&PreparedQuery::new(q));
+        assert!(destructive("pull back the DING"));
+        assert!(destructive("pull it back so nobody sees it"));
+        assert!(destructive("pull those messages back"));
+        // Three words between verb and particle are no longer one phrase.
+        assert!(!destructive("pull the three new messages back"));
+        // Negation still reads the words before the verb.
+        assert!(!destructive("don't pull it back"));
+        // Only particles split: "get rid" stays a word sequence.
+        assert!(!destructive("get the rid"));
+        assert!(split_phrasal_verb(&words("pull it back"), "pull back"));
+        assert!(!split_phrasal_verb(&words("pull back"), "pull back"));
+        assert!(!split_phrasal_verb(&words("get it rid"), "get rid"));
+    }
+
+    fn words(text: &str) -> Vec<String> {
+        text.split(' ').map(str::to_string).collect()
     }
 
     const SOURCE: &str = include_str!("lexicon.txt");

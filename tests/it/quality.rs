@@ -15,7 +15,7 @@ fn metric(report: &serde_json::Value, key: &str) -> f64 {
 fn quality_floor_on_the_test_set() {
     let report = eval("test.json");
     assert_eq!(report["overall"]["cases"], 240);
-    for (key, floor) in [("recall@1", 0.810), ("recall@5", 0.932), ("mrr@10", 0.863)] {
+    for (key, floor) in [("recall@1", 0.829), ("recall@5", 0.952), ("mrr@10", 0.881)] {
         let value = metric(&report, key);
         assert!(
             value >= floor,
@@ -24,10 +24,11 @@ fn quality_floor_on_the_test_set() {
     }
     let forbidden = metric(&report, "forbidden@5");
     assert!(
-        forbidden <= 0.23,
-        "forbidden@5 = {forbidden} rose above 0.23 (raised from 0.18 in docs/adr/0004, short queries, \
-         from 0.21 in docs/adr/0010, quoted spans, and from 0.22 in docs/adr/0004, round-4 groups; \
-         0.24 between the two rounds of docs/adr/0012)"
+        forbidden <= 0.24,
+        "forbidden@5 = {forbidden} rose above 0.24 (raised from 0.18 in docs/adr/0004, short queries, \
+         from 0.21 in docs/adr/0010, quoted spans, from 0.22 in docs/adr/0004, round-4 groups, and \
+         from 0.23 in docs/adr/0005, informal destructive cues; also 0.24 between the two rounds of \
+         docs/adr/0012)"
     );
 }
 
