@@ -303,6 +303,9 @@ impl Bm25Config {
 struct CombinedPostings {
     tools: Vec<ToolId>,
     saturation: Vec<f64>,
+    /// Per tool, bit `f` set when field `f` has a nonzero part: the fields
+    /// [`FieldedBm25::score_candidates`] has to look up (most rows have one or two).
+    fields: Vec<u8>,
 }
 
 /// A term's postings in every field (empty for a field of weight 0).
@@ -745,7 +748,11 @@ impl FieldedBm25 {
             let mut combined = Box::<CombinedPostings>::default();
             self.for_each_row(&self.field_lists(term), |tool, row| {
                 let pseudo_tf: f64 = row.iter().sum();
+                let mask = (0..N_FIELDS)
+                    .filter(|&field_idx| row[field_idx] != 0.0)
+                    .fold(0u8, |mask, field_idx| mask | 1 << field_idx);
                 combined.tools.push(tool);
+                combined.fields.push(mask);
                 combined
                     .saturation
                     .push(pseudo_tf * (k1 + 1.0) / (pseudo_tf + k1));
@@ -1017,9 +1024,16 @@ impl FieldedBm25 {
                 if tools.get(at) != Some(&tool) {
                     continue;
                 }
+                let mask = plan.postings.fields.get(at).copied().unwrap_or(0);
                 let mut row = [0.0; N_FIELDS];
                 let mut found = false;
                 for (field_idx, list) in plan.fields.iter().enumerate() {
+                    // A field outside the mask lacks the tool (or its part is 0): the row
+                    // keeps 0 there either way. Its cursor stays behind; a later search
+                    // starts from it.
+                    if mask & 1 << field_idx == 0 {
+                        continue;
+                    }
                     let cursor = &mut cursors[field_idx];
                     *cursor += gallop(&list[(*cursor).min(list.len())..], tool, |e| e.0);
                     if let Some(&(head, tf)) = list.get(*cursor) {
