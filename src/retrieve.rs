@@ -668,6 +668,11 @@ struct Scratch {
     own_idf_total: f64,
     /// [`FieldedBm25::prune`]'s one total per tool (all zero between queries).
     total: Vec<f64>,
+    /// Per tool, whether [`FieldedBm25::score_candidates`] scores it (all false between
+    /// queries).
+    is_candidate: Vec<bool>,
+    /// [`FieldedBm25::score_candidates`]'s positions of candidates in a term's tools.
+    positions: Vec<usize>,
 }
 
 impl Scratch {
@@ -683,6 +688,7 @@ impl Scratch {
             self.covered = vec![0.0; n_tools];
             self.seen = vec![false; n_tools];
             self.total = vec![0.0; n_tools];
+            self.is_candidate = vec![false; n_tools];
         }
         self.own_idf_total = 0.0;
     }
@@ -937,6 +943,13 @@ impl FieldedBm25 {
     }
 }
 
+/// [`FieldedBm25::score_candidates`] walks a term's tools when there are at most this many
+/// per candidate and at most [`WALK_MAX`], and searches longer lists for each candidate (the
+/// same rows either way; walking long lists slowed a 100,000-tool catalog's warm query, with
+/// ~276 candidates spread over the catalog, from 2.7 to 3.1 ms).
+const WALK_PER_CANDIDATE: usize = 16;
+const WALK_MAX: usize = 128;
+
 /// Relative margin of [`FieldedBm25::prune`]: far above the rounding error of summing a
 /// query's contributions in another order (~1e-15 relative), far below any score gap that
 /// matters (a pruned tool is still far below the cut).
@@ -1014,17 +1027,40 @@ impl FieldedBm25 {
         scratch: &mut Scratch,
     ) {
         let k1 = self.config.k1;
+        let last = candidates.last().copied().unwrap_or(0);
+        for &tool in candidates {
+            scratch.is_candidate[tool as usize] = true;
+        }
         for plan in plans {
             let mut cursors = [0usize; N_FIELDS];
-            let tools = &plan.postings.tools;
-            let mut at = 0usize;
-            for &tool in candidates {
-                // Most candidates lack most terms: the merged list says so with one search.
-                at += gallop(&tools[at.min(tools.len())..], tool, |&t| t);
-                if tools.get(at) != Some(&tool) {
-                    continue;
+            let postings = plan.postings;
+            let tools = &postings.tools;
+            // Where the candidates are in the term's tools: a short list is walked up to the
+            // last candidate (a flag test per tool is cheaper than a search per candidate), a
+            // long one searched for each candidate.
+            let mut positions = std::mem::take(&mut scratch.positions);
+            positions.clear();
+            if tools.len() <= (WALK_PER_CANDIDATE * candidates.len()).min(WALK_MAX) {
+                for (at, &tool) in tools.iter().enumerate() {
+                    if tool > last {
+                        break;
+                    }
+                    if scratch.is_candidate[tool as usize] {
+                        positions.push(at);
+                    }
                 }
-                let mask = plan.postings.fields.get(at).copied().unwrap_or(0);
+            } else {
+                let mut at = 0usize;
+                for &tool in candidates {
+                    at += gallop(&tools[at.min(tools.len())..], tool, |&t| t);
+                    if tools.get(at) == Some(&tool) {
+                        positions.push(at);
+                    }
+                }
+            }
+            for &at in &positions {
+                let tool = tools[at];
+                let mask = postings.fields.get(at).copied().unwrap_or(0);
                 let mut row = [0.0; N_FIELDS];
                 let mut found = false;
                 for (field_idx, list) in plan.fields.iter().enumerate() {
@@ -1050,9 +1086,13 @@ impl FieldedBm25 {
                     }
                 }
             }
+            scratch.positions = positions;
             if plan.counts_for_coverage {
                 scratch.own_idf_total += plan.idf;
             }
+        }
+        for &tool in candidates {
+            scratch.is_candidate[tool as usize] = false;
         }
     }
 }
