@@ -858,7 +858,7 @@ impl FieldedBm25 {
                 query_weight: term.weight,
                 idf,
                 counts_for_coverage: counts_for_coverage(term),
-                fields: self.field_lists(term.term),
+                term: term.term,
                 postings: combined,
             });
         }
@@ -976,7 +976,8 @@ struct TermPlan<'a> {
     idf: f64,
     /// Whether the term's idf counts toward coverage.
     counts_for_coverage: bool,
-    fields: FieldLists<'a>,
+    /// Its id (the field lists are looked up only for a plan that reaches a scored tool).
+    term: u32,
     postings: &'a CombinedPostings,
 }
 
@@ -1003,7 +1004,7 @@ impl FieldedBm25 {
     fn score_all(&self, plans: &[TermPlan<'_>], eligible: &[bool], scratch: &mut Scratch) {
         let k1 = self.config.k1;
         for plan in plans {
-            self.for_each_row(&plan.fields, |tool, row| {
+            self.for_each_row(&self.field_lists(plan.term), |tool, row| {
                 if eligible.get(tool as usize).copied().unwrap_or(false) {
                     accumulate(scratch.touch(tool), row, plan, k1);
                     if plan.counts_for_coverage {
@@ -1058,12 +1059,17 @@ impl FieldedBm25 {
                     }
                 }
             }
+            let fields = if positions.is_empty() {
+                [&[][..]; N_FIELDS]
+            } else {
+                self.field_lists(plan.term)
+            };
             for &at in &positions {
                 let tool = tools[at];
                 let mask = postings.fields.get(at).copied().unwrap_or(0);
                 let mut row = [0.0; N_FIELDS];
                 let mut found = false;
-                for (field_idx, list) in plan.fields.iter().enumerate() {
+                for (field_idx, list) in fields.iter().enumerate() {
                     // A field outside the mask lacks the tool (or its part is 0): the row
                     // keeps 0 there either way. Its cursor stays behind; a later search
                     // starts from it.
