@@ -346,7 +346,8 @@ impl Lexicon {
 }
 
 /// The clauses of a text (blank ones left out): split at sentence punctuation, and before 但
-/// and the word "but".
+/// and the words "but" and "and" ("delete the March rows and leave the rest untouched" names what
+/// to spare in its second clause; ADR 0008's keep-clause addenda).
 fn clauses(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -356,10 +357,11 @@ fn clauses(text: &str) -> Vec<&str> {
             '，' | ',' | '。' | '；' | ';' | '！' | '!' | '？' | '?' | '\n' | '—'
         );
         let before_but = ch == '但'
-            || (text[at..]
-                .get(..4)
-                .is_some_and(|w| w.eq_ignore_ascii_case("but "))
-                && text[..at].ends_with(' '));
+            || (["but ", "and "].iter().any(|word| {
+                text[at..]
+                    .get(..word.len())
+                    .is_some_and(|w| w.eq_ignore_ascii_case(word))
+            }) && text[..at].ends_with(' '));
         if boundary || before_but {
             if !text[start..at].trim().is_empty() {
                 out.push(&text[start..at]);
@@ -537,7 +539,18 @@ mod tests {
         // "keeps" (goes on) and a clause without a cue keep nothing.
         assert_eq!(split("something keeps posting alerts").1, "");
         assert_eq!(split("把预算表删掉").1, "");
+        assert_eq!(
+            split("Delete the March rows and leave the rest untouched"),
+            (
+                "Delete the March rows \n".to_string(),
+                "and leave the rest untouched\n".to_string()
+            )
+        );
         assert_eq!(clauses("a,,b — c but d"), ["a", "b ", " c ", "but d"]);
+        assert_eq!(
+            clauses("x and y AND z band"),
+            ["x ", "and y ", "AND z band"]
+        );
         assert_eq!(clauses("但"), ["但"]);
         assert!(clauses("").is_empty());
     }
