@@ -356,13 +356,13 @@ fn clauses(text: &str) -> Vec<&str> {
             ch,
             '，' | ',' | '。' | '；' | ';' | '！' | '!' | '？' | '?' | '\n' | '—'
         );
-        let before_but = ch == '但'
+        let before_conjunction = ch == '但'
             || (["but ", "and "].iter().any(|word| {
                 text[at..]
                     .get(..word.len())
                     .is_some_and(|w| w.eq_ignore_ascii_case(word))
             }) && text[..at].ends_with(' '));
-        if boundary || before_but {
+        if boundary || before_conjunction {
             if !text[start..at].trim().is_empty() {
                 out.push(&text[start..at]);
             }
