@@ -25,7 +25,9 @@ pub struct EvalArgs {
     pub qrels: Option<String>,
     pub compare: Option<String>,
     pub json: bool,
-    /// How many worst cases the table lists (default 15).
+    /// How many cases each list of the table shows: the worst cases, the abstain cases
+    /// answered confidently and, with `--compare`, each side's wins (default 15; 0 prints
+    /// figures only, e.g. for a run on the test set that must not show its cases).
     pub worst: Option<usize>,
     /// Retriever configuration overrides, `key=value` (see `Bm25Config::set`).
     pub params: Vec<(String, String)>,
@@ -416,9 +418,10 @@ pub fn run(catalog: Catalog, retriever: &str, args: &EvalArgs) -> Result<String>
     if args.json {
         return respond::encode_line(&run.report);
     }
-    let mut out = table(&run.report, &qrels, args.worst.unwrap_or(15));
+    let worst = args.worst.unwrap_or(15);
+    let mut out = table(&run.report, &qrels, worst);
     if let Some(other) = comparison {
-        out.push_str(&compare_table(&run, &other, &qrels));
+        out.push_str(&compare_table(&run, &other, &qrels, worst));
     }
     Ok(out)
 }
@@ -532,7 +535,7 @@ impl XorShift {
     }
 }
 
-fn compare_table(base: &Run, other: &Run, qrels: &QrelsDocument) -> String {
+fn compare_table(base: &Run, other: &Run, qrels: &QrelsDocument, listed: usize) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -628,15 +631,15 @@ fn compare_table(base: &Run, other: &Run, qrels: &QrelsDocument) -> String {
     );
     let show = |ids: &[&String]| {
         ids.iter()
-            .take(20)
+            .take(listed)
             .map(|s| s.as_str())
             .collect::<Vec<_>>()
             .join(" ")
     };
-    if !wins.is_empty() {
+    if listed > 0 && !wins.is_empty() {
         let _ = writeln!(out, "  A wins: {}", show(&wins));
     }
-    if !losses.is_empty() {
+    if listed > 0 && !losses.is_empty() {
         let _ = writeln!(out, "  B wins: {}", show(&losses));
     }
     out

@@ -85,3 +85,43 @@ fn eval_params_reach_the_ranking_and_bad_ones_are_refused() {
         assert_eq!(run.reason(), "invalid_transport", "{bad}");
     }
 }
+
+/// `--worst N` bounds every per-case list of the readable report, `--compare`'s wins included,
+/// and `--worst 0` prints figures only: a run on the test set need show none of its cases.
+#[test]
+fn worst_bounds_every_case_list_and_zero_prints_figures_only() {
+    let path = repo().join("qrels").join("test.json").display().to_string();
+    let report = |worst: &str| {
+        let run = ts(&[
+            "eval",
+            "--qrels",
+            &path,
+            "--worst",
+            worst,
+            "--compare",
+            "bm25_single_field",
+        ])
+        .run();
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout
+    };
+    let quiet = report("0");
+    assert!(quiet.contains("recall@5 A − B"), "{quiet}");
+    let ids: Vec<&str> = quiet
+        .split_whitespace()
+        .filter(|word| {
+            ["-en-", "-mx-", "-zh-", "-wf-", "-ab-"]
+                .iter()
+                .any(|k| word.contains(k))
+        })
+        .collect();
+    assert!(ids.is_empty(), "case ids shown with --worst 0: {ids:?}");
+    let two = report("2");
+    for side in ["  A wins: ", "  B wins: "] {
+        let line = two
+            .lines()
+            .find(|line| line.starts_with(side))
+            .unwrap_or_else(|| panic!("no `{side}` line:\n{two}"));
+        assert_eq!(line[side.len()..].split(' ').count(), 2, "{line}");
+    }
+}
