@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::catalog::{Catalog, ToolEntry, ToolId};
-use crate::text::{english_stem, fnv1a, is_english_word, Analyzer};
+use crate::text::{english_stem, fnv1a, is_english_word, Analyzer, AnalyzerConfig};
 
 /// The indexed fields of a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -531,6 +531,16 @@ fn analyse_chunk(
         lens.reserve_exact(tools.len());
     }
     let mut doc_terms: Vec<u32> = Vec::new();
+    // Pairs of a stop word and its neighbour only for use_when, the catalog's text in users'
+    // words: API prose in the other fields is full of "of the" and "to a" (docs/adr/0001).
+    let plain = Analyzer::new(AnalyzerConfig {
+        stop_pairs: false,
+        ..analyzer.config()
+    });
+    let field_analyzer = |field: Field| match field {
+        Field::UseWhen => analyzer,
+        _ => &plain,
+    };
     for (offset, tool) in tools.iter().enumerate() {
         let tool_id = (first + offset) as ToolId;
         let texts = field_texts(tool);
@@ -546,7 +556,7 @@ fn analyse_chunk(
             if single_field {
                 if field_idx == 0 {
                     for text in texts.iter().flatten() {
-                        analyzer.each_term(text, &mut intern);
+                        plain.each_term(text, &mut intern);
                     }
                     for text in &examples {
                         analyzer.each_id_shape(text, &mut intern);
@@ -554,7 +564,7 @@ fn analyse_chunk(
                 }
             } else if weights[field_idx] > 0.0 {
                 for text in &texts[field_idx] {
-                    analyzer.each_term(text, &mut intern);
+                    field_analyzer(Field::ALL[field_idx]).each_term(text, &mut intern);
                 }
                 if Field::ALL[field_idx] == Field::Parameters {
                     for text in &examples {
@@ -846,6 +856,49 @@ mod tests {
             for tool in 0..2 {
                 assert_eq!(a.len_ratio(tool).to_bits(), b.len_ratio(tool).to_bits());
             }
+        }
+    }
+
+    /// Pairs of a stop word and its neighbour are indexed for use_when only: the same sentence
+    /// in the description gives today's pairs and no more.
+    #[test]
+    fn stop_pairs_are_indexed_for_use_when_only() {
+        let text = r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
+            {"canonical_path":"p.remove","name":"remove","title":"Remove","description":"take her off the invite","use_when":["take him off the list"]}]}]}"#;
+        let catalog = Catalog::build(&[SourceFile {
+            name: "t.json".into(),
+            text: text.into(),
+        }])
+        .unwrap();
+        let index = Index::build(
+            &catalog,
+            &Analyzer::new(AnalyzerConfig::DEFAULT),
+            &[1.0; N_FIELDS],
+            false,
+        );
+        let in_field = |field: Field, term: &str| {
+            index.terms.id(term).is_some_and(|id| {
+                let postings = index.fields[field as usize].postings(id);
+                !postings.is_empty()
+            })
+        };
+        for term in [
+            "#take him",
+            "#him off",
+            "#the list",
+            "#take off",
+            "#off list",
+        ] {
+            assert!(in_field(Field::UseWhen, term), "{term} in use_when");
+        }
+        for term in ["#take off", "#off invite"] {
+            assert!(in_field(Field::Description, term), "{term} in description");
+        }
+        for term in ["#take her", "#her off", "#the invite"] {
+            assert!(
+                !in_field(Field::Description, term),
+                "{term} not in description"
+            );
         }
     }
 

@@ -57,6 +57,11 @@ pub struct AnalyzerConfig {
     /// Also emit a pair term (`#send message`) for two consecutive English word pieces of
     /// one clause (see [`PAIR_MARK`]).
     pub shingles: bool,
+    /// With `shingles`, also pair a stop word with the English word right before and right
+    /// after it (`take her off the invite` → `#take her`, `#the invite`; never two stop words
+    /// together). Requests say a lot with stop words; the index emits these pairs only for
+    /// text written in users' words (docs/adr/0001).
+    pub stop_pairs: bool,
 }
 
 impl AnalyzerConfig {
@@ -67,6 +72,7 @@ impl AnalyzerConfig {
         stem_plurals: true,
         id_shapes: true,
         shingles: true,
+        stop_pairs: true,
     };
 }
 
@@ -81,6 +87,11 @@ impl Analyzer {
         Analyzer { config }
     }
 
+    /// The config this analyzer was built with.
+    pub fn config(&self) -> AnalyzerConfig {
+        self.config
+    }
+
     /// Calls `emit` with every term of `text` (with repetitions, in text order). The string
     /// passed to `emit` is only valid for the call, so callers that keep terms copy them once.
     pub fn each_term(&self, text: &str, emit: &mut dyn FnMut(&str)) {
@@ -92,7 +103,7 @@ impl Analyzer {
             Run::Han(han) => {
                 self.han_terms(han, &mut term, emit);
                 if let Some(pairs) = &mut pairs {
-                    pairs.previous.clear();
+                    pairs.break_chain();
                 }
             }
             Run::Word(word) => {
@@ -103,7 +114,7 @@ impl Analyzer {
                         .chars()
                         .all(char::is_whitespace)
                     {
-                        pairs.previous.clear();
+                        pairs.break_chain();
                     }
                     pairs.end = start + word.len();
                 }
@@ -190,6 +201,8 @@ impl Analyzer {
             if let (false, Some(pairs)) = (compound, pairs.as_deref_mut()) {
                 pairs.follow(term, emit);
             }
+        } else if let (true, Some(pairs)) = (self.config.stop_pairs, pairs.as_deref_mut()) {
+            pairs.follow_stop(term, emit);
         }
         if compound {
             for piece in pieces {
@@ -200,6 +213,8 @@ impl Analyzer {
                     if let Some(pairs) = pairs.as_deref_mut() {
                         pairs.follow(term, emit);
                     }
+                } else if let (true, Some(pairs)) = (self.config.stop_pairs, pairs.as_deref_mut()) {
+                    pairs.follow_stop(term, emit);
                 }
             }
         }
@@ -220,12 +235,15 @@ impl Analyzer {
 }
 
 /// The state of word pairs along a text: the previous piece (empty: the chain is broken),
-/// where the previous word run ended, and a buffer for the pair.
+/// where the previous word run ended, a buffer for the pair, and for stop pairs the stop word
+/// right before (empty: none) and whether `previous` is right before (no stop word since).
 #[derive(Default)]
 struct Pairs {
     previous: String,
     end: usize,
     pair: String,
+    stop: String,
+    previous_adjacent: bool,
 }
 
 impl Pairs {
@@ -234,20 +252,49 @@ impl Pairs {
     /// chain instead.
     fn follow(&mut self, piece: &str, emit: &mut dyn FnMut(&str)) {
         if !piece.bytes().any(|b| b.is_ascii_alphabetic()) {
-            self.previous.clear();
+            self.break_chain();
             return;
         }
+        if !self.stop.is_empty() {
+            emit(pair_term(&mut self.pair, &self.stop, piece));
+            self.stop.clear();
+        }
         if !self.previous.is_empty() {
-            self.pair.clear();
-            self.pair.push_str(PAIR_MARK);
-            self.pair.push_str(&self.previous);
-            self.pair.push(' ');
-            self.pair.push_str(piece);
-            emit(&self.pair);
+            emit(pair_term(&mut self.pair, &self.previous, piece));
         }
         self.previous.clear();
         self.previous.push_str(piece);
+        self.previous_adjacent = true;
     }
+
+    /// Starts a new chain (after punctuation or Han text).
+    fn break_chain(&mut self) {
+        self.previous.clear();
+        self.stop.clear();
+        self.previous_adjacent = false;
+    }
+
+    /// A stop word (lower-cased, not stemmed): pairs with the word right before it and waits
+    /// to pair with the next word; the skipping chain of [`Pairs::follow`] goes on past it. Of
+    /// two stop words in a row only the nearer one pairs with the next word.
+    fn follow_stop(&mut self, stop: &str, emit: &mut dyn FnMut(&str)) {
+        if self.previous_adjacent {
+            emit(pair_term(&mut self.pair, &self.previous, stop));
+        }
+        self.previous_adjacent = false;
+        self.stop.clear();
+        self.stop.push_str(stop);
+    }
+}
+
+/// Writes the pair term of `first` and `second` into `buffer` and returns it.
+fn pair_term<'a>(buffer: &'a mut String, first: &str, second: &str) -> &'a str {
+    buffer.clear();
+    buffer.push_str(PAIR_MARK);
+    buffer.push_str(first);
+    buffer.push(' ');
+    buffer.push_str(second);
+    buffer
 }
 
 /// Search-mode Han word segmentation (module `text::han`); exposed for the equivalence test.
@@ -502,6 +549,10 @@ mod tests {
         shingles: false,
         ..NGRAMS_ONLY
     };
+    const NO_STOP_PAIRS: AnalyzerConfig = AnalyzerConfig {
+        stop_pairs: false,
+        ..NGRAMS_ONLY
+    };
 
     #[test]
     fn identifiers_are_kept_whole_and_split() {
@@ -582,36 +633,59 @@ mod tests {
             "movie movies calorie calories tie ties replies",
             "movy movy calory calory ty ty reply",
         );
-        check(NGRAMS_ONLY, "the_status", "the_status status");
+        check(NO_PAIRS, "the_status", "the_status status");
     }
 
     #[test]
     fn word_pairs_join_consecutive_pieces_of_one_clause() {
         // Stop words are skipped, plurals folded; an identifier pairs its pieces.
         check(
-            NGRAMS_ONLY,
+            NO_STOP_PAIRS,
             "Send the messages to groups",
             "send message #send message group #message group",
         );
         check(
-            NGRAMS_ONLY,
+            NO_STOP_PAIRS,
             "chat.send_message",
             "chat.send_message chat send #chat send message #send message",
         );
         // Punctuation, a Han run or a piece without a letter ends the chain.
-        check(NGRAMS_ONLY, "send, message", "send message");
+        check(NO_STOP_PAIRS, "send, message", "send message");
         check(
-            NGRAMS_ONLY,
+            NO_STOP_PAIRS,
             "send 消息 message",
             "send #消 #消息 #息 message",
         );
-        check(NGRAMS_ONLY, "send 42 message", "send 42 message");
+        check(NO_STOP_PAIRS, "send 42 message", "send 42 message");
         check(
-            NGRAMS_ONLY,
+            NO_STOP_PAIRS,
             "send\tnew  message",
             "send new #send new message #new message",
         );
         check(NO_PAIRS, "send new message", "send new message");
+    }
+
+    #[test]
+    fn stop_pairs_join_a_stop_word_with_its_neighbours() {
+        // Each stop word pairs with the word right before and right after it; the skipping
+        // pairs stay.
+        check(
+            NGRAMS_ONLY,
+            "take her off the invite",
+            "take #take her off #her off #take off #off the invite #the invite #off invite",
+        );
+        // Never two stop words together: of two in a row, only the nearer pairs onwards.
+        check(
+            NGRAMS_ONLY,
+            "a list of the files",
+            "list #a list #list of file #the file #list file",
+        );
+        // A chain break also ends a waiting stop word.
+        check(NGRAMS_ONLY, "send to, group", "send #send to group");
+        check(NGRAMS_ONLY, "send to 消息", "send #send to #消 #消息 #息");
+        check(NO_PAIRS, "take her off", "take off");
+        // An identifier's stop piece pairs like a stop word.
+        check(NGRAMS_ONLY, "the_status", "the_status status #the status");
     }
 
     /// The stop-word keys answer exactly as the word lists.
