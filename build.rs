@@ -240,6 +240,8 @@ fn lexicon(manifest: &std::path::Path, out_dir: &std::path::Path) {
         ("READ", list("read")),
         ("WRITE", list("write")),
         ("KEEP", list("keep")),
+        ("CHANGE", list("change")),
+        ("CREATE", list("create")),
         ("DESTRUCTIVE_SYNONYMS", synonyms),
     ] {
         let cues: Vec<u32> = cues.concat();
@@ -310,7 +312,10 @@ fn parse_lexicon<'a>(
         if let Some(rest) = line.strip_prefix('!') {
             let (name, cues) = rest.split_once(' ').unwrap_or((rest, ""));
             assert!(
-                matches!(name, "destructive" | "read" | "write" | "keep"),
+                matches!(
+                    name,
+                    "destructive" | "read" | "write" | "keep" | "change" | "create"
+                ),
                 "lexicon.txt: unknown cue list !{name}"
             );
             let list = lists.entry(name).or_default();

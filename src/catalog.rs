@@ -59,6 +59,10 @@ impl ToolEntry {
         self.def.effect
     }
 
+    pub fn idempotency(&self) -> Option<crate::wire::Idempotency> {
+        self.def.idempotency
+    }
+
     /// The CLI path shown in references: `primary_cli_path`, else `cli_path`.
     pub fn primary_cli_path(&self) -> Option<&str> {
         self.def

@@ -109,6 +109,10 @@ pub struct Bm25Config {
     /// Score multiplier for tools that change something (effect write or destructive) when the
     /// query only asks to look something up (1 = off).
     pub read_only_penalty: f64,
+    /// Score multiplier for tools that make something new each time (effect write,
+    /// idempotency non_idempotent) when the query asks to change something that exists
+    /// (1 = off).
+    pub change_penalty: f64,
     /// Query-term weight multiplier for the user's terms that occur only in clauses naming
     /// what must stay untouched ("文字纪要留着"; 1 = off).
     pub keep_clause_weight: f64,
@@ -170,6 +174,7 @@ impl Bm25Config {
             "short_expansion_weight" => self.short_expansion_weight = number()?,
             "destructive_penalty" => self.destructive_penalty = number()?,
             "read_only_penalty" => self.read_only_penalty = number()?,
+            "change_penalty" => self.change_penalty = number()?,
             "keep_clause_weight" => self.keep_clause_weight = number()?,
             "quoted_weight" => self.quoted_weight = number()?,
             "expand_quoted" => self.expand_quoted = flag()?,
@@ -227,6 +232,7 @@ impl Bm25Config {
         short_expansion_weight: 0.1,
         destructive_penalty: 0.3,
         read_only_penalty: 0.5,
+        change_penalty: 0.7,
         keep_clause_weight: 0.0,
         quoted_weight: 0.25,
         expand_quoted: true,
@@ -261,6 +267,7 @@ impl Bm25Config {
         short_expansion_weight: 0.0,
         destructive_penalty: 1.0,
         read_only_penalty: 1.0,
+        change_penalty: 1.0,
         keep_clause_weight: 1.0,
         quoted_weight: 1.0,
         expand_quoted: true,
@@ -332,6 +339,8 @@ pub struct FieldedBm25 {
     expansion_terms: std::sync::OnceLock<Vec<std::sync::OnceLock<Vec<u32>>>>,
     n_tools: usize,
     tool_effects: Vec<Option<Effect>>,
+    /// Per tool: effect write and idempotency non_idempotent (it makes something new).
+    tool_makes_new: Vec<bool>,
     /// Per tool: the index of its product in `product_names`.
     tool_products: Vec<usize>,
     /// Per product: the phrases that name it (id and display name).
@@ -375,6 +384,14 @@ impl FieldedBm25 {
             index,
             n_tools,
             tool_effects: catalog.tools().iter().map(|t| t.effect()).collect(),
+            tool_makes_new: catalog
+                .tools()
+                .iter()
+                .map(|t| {
+                    t.effect() == Some(Effect::Write)
+                        && t.idempotency() == Some(crate::wire::Idempotency::NonIdempotent)
+                })
+                .collect(),
             tool_products: catalog
                 .tools()
                 .iter()
@@ -586,6 +603,8 @@ impl Retriever for FieldedBm25 {
             && !Lexicon::builtin().has_destructive_intent(&prepared);
         let read_only = self.config.read_only_penalty != 1.0
             && Lexicon::builtin().has_read_only_intent(&prepared);
+        let change =
+            self.config.change_penalty != 1.0 && Lexicon::builtin().has_change_intent(&prepared);
 
         let named_products: Vec<bool> = if self.config.product_boost != 1.0 {
             let lexicon = Lexicon::builtin();
@@ -605,6 +624,9 @@ impl Retriever for FieldedBm25 {
             };
             if read_only && self.tool_effects[tool as usize].is_some_and(|e| e != Effect::Read) {
                 multiplier *= self.config.read_only_penalty;
+            }
+            if change && self.tool_makes_new[tool as usize] {
+                multiplier *= self.config.change_penalty;
             }
             if named_products[self.tool_products[tool as usize]] {
                 multiplier *= self.config.product_boost;
@@ -903,6 +925,7 @@ impl FieldedBm25 {
         // that multiplier skips the per-tool lookup.
         let max_multiplier = self.config.destructive_penalty.max(1.0)
             * self.config.read_only_penalty.max(1.0)
+            * self.config.change_penalty.max(1.0)
             * self.config.product_boost.max(1.0);
         let is_eligible = |tool: usize| eligible.get(tool).copied().unwrap_or(false);
         let mut best: Vec<f64> = Vec::with_capacity(limit);

@@ -336,6 +336,13 @@ impl Lexicon {
             .any(|p| query.contains_order(p))
     }
 
+    /// Returns true if and only if the query asks to change something that exists: it holds an
+    /// order from the `!change` line and none from the `!create` line (docs/adr/0008).
+    pub fn has_change_intent(&self, query: &PreparedQuery) -> bool {
+        cues(&compiled::CHANGE).any(|p| query.contains_order(p))
+            && !cues(&compiled::CREATE).any(|p| query.contains_order(p))
+    }
+
     /// Returns true if and only if the query only asks to look something up: it holds a cue
     /// of reading (a question, a lookup verb) and none of writing or destroying.
     pub fn has_read_only_intent(&self, query: &PreparedQuery) -> bool {
@@ -503,6 +510,19 @@ mod tests {
     }
 
     #[test]
+    fn change_intent_needs_a_change_order_and_no_creation() {
+        let lexicon = Lexicon::builtin();
+        let change = |q: &str| lexicon.has_change_intent(&PreparedQuery::new(q));
+        assert!(change("rename the 'Misc' page to 'Tools & Licenses'"));
+        assert!(change("任务标题改成“Q3 对账复核”"));
+        assert!(change("把周会挪到周五"));
+        // A creation order in the same request, or a change that is not ordered, is not one.
+        assert!(!change("给 u_1123 建个 todo，优先级调整到最高"));
+        assert!(!change("create a page and rename the old one"));
+        assert!(!change("推送地址千万别改"));
+    }
+
+    #[test]
     fn read_only_intent_needs_a_question_and_no_order() {
         let lexicon = Lexicon::builtin();
         let read_only = |q: &str| lexicon.has_read_only_intent(&PreparedQuery::new(q));
@@ -622,6 +642,43 @@ mod tests {
         }
     }
 
+    /// The `!change` and `!create` lines are the phrases of the groups they name (ADR 0008's
+    /// change-intent addendum), in file order, each once: a group edited without its line
+    /// fails here.
+    #[test]
+    fn invariant_change_and_create_lines_copy_their_groups() {
+        let lexicon = Lexicon::builtin();
+        let texts_of = |heads: &[&str]| {
+            let mut out: Vec<String> = Vec::new();
+            for head in heads {
+                let group = (0..lexicon.group_count())
+                    .map(|g| lexicon.group(g))
+                    .find(|g| g.first().is_some_and(|e| lexicon.text(e[3]) == *head))
+                    .unwrap_or_else(|| panic!("no group headed {head}"));
+                for e in group {
+                    let text = lexicon.text(e[3]).to_string();
+                    if !out.contains(&text) {
+                        out.push(text);
+                    }
+                }
+            }
+            out
+        };
+        let line = |name: &str| -> Vec<String> {
+            let prefix = format!("!{name} ");
+            let rest = SOURCE
+                .lines()
+                .find_map(|l| l.strip_prefix(prefix.as_str()))
+                .unwrap_or_else(|| panic!("no !{name} line"));
+            rest.split('|').map(|p| p.trim().to_string()).collect()
+        };
+        assert_eq!(line("change"), texts_of(&["修改", "重命名", "移动"]));
+        assert_eq!(
+            line("create"),
+            texts_of(&["创建", "创建群聊", "创建日程", "新建文档", "新建文件夹"])
+        );
+    }
+
     /// The compiled tables hold exactly what parsing `lexicon.txt` at run time gives: every
     /// group's phrases (form and text as written) in file order, every cue list, and the
     /// destructive synonyms (the longer phrases of a group headed by a destructive cue).
@@ -670,7 +727,9 @@ mod tests {
         assert_eq!(list(&compiled::READ), lists["read"]);
         assert_eq!(list(&compiled::WRITE), lists["write"]);
         assert_eq!(list(&compiled::KEEP), lists["keep"]);
-        assert_eq!(lists.len(), 4, "an unknown cue list: {:?}", lists.keys());
+        assert_eq!(list(&compiled::CHANGE), lists["change"]);
+        assert_eq!(list(&compiled::CREATE), lists["create"]);
+        assert_eq!(lists.len(), 6, "an unknown cue list: {:?}", lists.keys());
         let destructive = &lists["destructive"];
         let mut synonyms: Vec<Form> = Vec::new();
         for group in groups.iter().filter(|g| destructive.contains(&g[0].0)) {
