@@ -4,20 +4,28 @@ addition file for the available tools of the products.
 
 Round 1: 3 Chinese ("zh") and 2 English ("en") sentences per tool (--relaxed: 1-3 and 1-2, for the audit pass).
 Round 2 (--round2): 2 informal English ("en") and 2 code-switched Chinese ("mx") sentences per tool.
+Round 3 (--round3, session 10): 1 English ("en") and 1 Chinese-only ("zh") problem-first sentence per tool.
 Set CATALOG to the catalog the helpers read: the one before ADR 0012 (commit 9ecf0c4) for round 1 and the audit,
-round 1's (commit 7af32ff) for round 2. Against a catalog that already holds the sentences, every one of them
+round 1's (commit 7af32ff) for round 2, round 2's (commit c625e9f) for round 3. Against a catalog that already holds the sentences, every one of them
 "copies existing catalog text"."""
 import json, os, re, sys
 
 CATALOG = os.environ.get("CATALOG", "catalog")  # run from the repository root
 relaxed = '--relaxed' in sys.argv
 round2 = '--round2' in sys.argv
-args = [a for a in sys.argv[1:] if a not in ('--relaxed', '--round2')]
+round3 = '--round3' in sys.argv
+args = [a for a in sys.argv[1:] if a not in ('--relaxed', '--round2', '--round3')]
 out, prods = args[0], args[1:]
 han = re.compile(r'[\u4e00-\u9fff]')
 latin = re.compile(r'[A-Za-z]')
 # per key: (count range, predicate on the text, what it must be, length check)
-if round2:
+if round3:
+    spec = {
+        'en': ((1, 1), lambda s: not han.search(s), 'no Chinese', lambda s: 6 <= len(s.split()) <= 25, 'word count 6..25'),
+        'zh': ((1, 1), lambda s: bool(han.search(s)) and not latin.search(s), 'Chinese and no ASCII letters',
+               lambda s: 8 <= len(s) <= 45, 'length 8..45'),
+    }
+elif round2:
     spec = {
         'en': ((2, 2), lambda s: not han.search(s), 'no Chinese', lambda s: 5 <= len(s.split()) <= 20, 'word count 5..20'),
         'mx': ((2, 2), lambda s: bool(han.search(s) and latin.search(s)), 'Chinese AND ASCII letters',
