@@ -11,7 +11,8 @@
 //! 4. **Han runs** — dictionary words (jieba, search mode, no HMM) and/or character
 //!    unigrams + overlapping bigrams, per [`HanMode`];
 //! 5. **word pairs** — two consecutive English word pieces of one clause also make a pair
-//!    term (`#send message`), which the index does not count toward field length.
+//!    term (`#send message`), which the index does not count toward field length; with
+//!    `stop_pairs`, so does a stop word with its neighbours (`#take her`, `#the invite`).
 //!
 //! **Invariant:** an [`Analyzer`] is a pure function of its [`AnalyzerConfig`] and the text;
 //! the same config gives the same terms in any process (no hashing, no clocks).
