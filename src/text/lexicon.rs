@@ -513,11 +513,11 @@ mod tests {
     fn change_intent_needs_a_change_order_and_no_creation() {
         let lexicon = Lexicon::builtin();
         let change = |q: &str| lexicon.has_change_intent(&PreparedQuery::new(q));
-        assert!(change("rename the 'Misc' page to 'Tools & Licenses'"));
-        assert!(change("任务标题改成“Q3 对账复核”"));
+        assert!(change("rename the onboarding page to 'Welcome'"));
+        assert!(change("任务标题改成“季度复盘”"));
         assert!(change("把周会挪到周五"));
         // A creation order in the same request, or a change that is not ordered, is not one.
-        assert!(!change("给 u_1123 建个 todo，优先级调整到最高"));
+        assert!(!change("建个待办，优先级调整到最高"));
         assert!(!change("create a page and rename the old one"));
         assert!(!change("推送地址千万别改"));
     }
