@@ -58,9 +58,49 @@ pub struct TermTable {
     text: Cow<'static, str>,
     /// Start of each term in `text`, plus the end.
     offsets: Vec<u32>,
-    /// An optional hash table of term ids (open addressing, `text::fnv1a`, `u32::MAX` = empty), built
-    /// by [`TermTable::build_lookup`] for long-running processes; lookups are the same without.
-    lookup: std::sync::OnceLock<Vec<u32>>,
+    /// An optional hash table of term ids (open addressing, `text::fnv1a`), built by
+    /// [`TermTable::build_lookup`] for long-running processes; lookups are the same without.
+    lookup: std::sync::OnceLock<Vec<LookupSlot>>,
+}
+
+/// One slot of [`TermTable`]'s hash table: a term id and, for a term of at most
+/// [`INLINE_TERM`] bytes, its text. A probe for a short term then reads one 16-byte slot,
+/// not the slot, then the term's offsets, then its text (three cache misses apart: they were
+/// most of a warm query's term lookups).
+#[derive(Debug, Clone, Copy)]
+struct LookupSlot {
+    /// `u32::MAX` for an empty slot.
+    id: u32,
+    /// The term's length, or [`LONG_TERM`] when it is longer than [`INLINE_TERM`].
+    len: u8,
+    /// The term's bytes, zero-padded (unused for a long term).
+    text: [u8; INLINE_TERM],
+}
+
+/// The longest term a [`LookupSlot`] holds.
+const INLINE_TERM: usize = 11;
+/// [`LookupSlot::len`] of a term longer than [`INLINE_TERM`] (compared in the term table).
+const LONG_TERM: u8 = u8::MAX;
+
+impl LookupSlot {
+    const EMPTY: LookupSlot = LookupSlot {
+        id: u32::MAX,
+        len: 0,
+        text: [0; INLINE_TERM],
+    };
+
+    fn new(id: u32, term: &str) -> LookupSlot {
+        let bytes = term.as_bytes();
+        let mut text = [0; INLINE_TERM];
+        let len = match text.get_mut(..bytes.len()) {
+            Some(prefix) => {
+                prefix.copy_from_slice(bytes);
+                bytes.len() as u8
+            }
+            None => LONG_TERM,
+        };
+        LookupSlot { id, len, text }
+    }
 }
 
 impl PartialEq for TermTable {
@@ -92,13 +132,14 @@ impl TermTable {
     pub fn build_lookup(&self) {
         self.lookup.get_or_init(|| {
             let slots = (self.len() * 2).next_power_of_two().max(2);
-            let mut table = vec![u32::MAX; slots];
-            for id in 0..self.len() {
-                let mut slot = fnv1a(self.term(id as u32).as_bytes()) as usize & (slots - 1);
-                while table[slot] != u32::MAX {
+            let mut table = vec![LookupSlot::EMPTY; slots];
+            for id in 0..self.len() as u32 {
+                let term = self.term(id);
+                let mut slot = fnv1a(term.as_bytes()) as usize & (slots - 1);
+                while table[slot].id != u32::MAX {
                     slot = (slot + 1) & (slots - 1);
                 }
-                table[slot] = id as u32;
+                table[slot] = LookupSlot::new(id, term);
             }
             table
         });
@@ -146,13 +187,21 @@ impl TermTable {
     pub fn id(&self, term: &str) -> Option<u32> {
         if let Some(table) = self.lookup.get() {
             let mask = table.len() - 1;
-            let mut slot = fnv1a(term.as_bytes()) as usize & mask;
+            let bytes = term.as_bytes();
+            let mut slot = fnv1a(bytes) as usize & mask;
             loop {
-                match table[slot] {
-                    u32::MAX => return None,
-                    id if self.term(id) == term => return Some(id),
-                    _ => slot = (slot + 1) & mask,
+                let entry = &table[slot];
+                if entry.id == u32::MAX {
+                    return None;
                 }
+                let same = match entry.text.get(..usize::from(entry.len)) {
+                    Some(short) => short == bytes,
+                    None => bytes.len() > INLINE_TERM && self.term(entry.id) == term,
+                };
+                if same {
+                    return Some(entry.id);
+                }
+                slot = (slot + 1) & mask;
             }
         }
         let (mut lo, mut hi) = (0usize, self.len());
@@ -804,21 +853,45 @@ mod tests {
     /// With or without the hash table, every term (and every non-term) gets the same answer.
     #[test]
     fn invariant_term_lookup_table_agrees_with_binary_search() {
+        // Terms shorter than, as long as and longer than a lookup slot holds (11 bytes).
         let words = [
             "",
             "#发",
             "#发送",
+            "#发送消息",
             "a",
             "ab",
             "send",
+            "send_messag",
             "send_message",
+            "send_message_to_group",
             "发送",
+            "发送消息给群",
             "消息",
             "群",
         ];
         let table = TermTable::from_sorted(&words);
         let probes = [
-            "", "#发", "b", "sen", "send", "sendx", "消", "消息", "群聊", "zzz", "#",
+            "",
+            "#发",
+            "b",
+            "sen",
+            "send",
+            "sendx",
+            "send_messa",
+            "send_messag",
+            "send_message",
+            "send_messagf",
+            "send_message_to",
+            "send_message_to_group",
+            "send_message_to_groups",
+            "发送消息",
+            "发送消息给群",
+            "消",
+            "消息",
+            "群聊",
+            "zzz",
+            "#",
         ];
         let before: Vec<Option<u32>> = probes.iter().map(|p| table.id(p)).collect();
         table.build_lookup();
