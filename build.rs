@@ -168,8 +168,10 @@ fn han_dictionary(manifest: &std::path::Path, out_dir: &std::path::Path) {
 /// - `PHRASES`: each group's phrases in file order, `[start, end, kind, text id]`, and
 ///   `GROUP_ENDS`: the end of each group there;
 /// - `TEXTS` / `TEXT_ENDS`: every distinct phrase as written, in first-seen order;
-/// - the cue lists of the `!` lines, and `DESTRUCTIVE_SYNONYMS`: the phrases (of two characters
-///   or more) of each group headed by a destructive cue that are not cues themselves;
+/// - the cue lists of the `!` lines; `CHANGE` and `CREATE`: the phrases of the groups their
+///   `!…-groups` lines name by head; and `DESTRUCTIVE_SYNONYMS`: the phrases (of two
+///   characters or more) of each group headed by a destructive cue that are not cues
+///   themselves;
 /// - `HAN_TRIGGERS` `[first char, group, phrase]` (text phrases of two characters or more) and
 ///   `WORD_TRIGGERS` `[first word start, end, group, phrase]`, sorted for binary search, and
 ///   `HAN_TRIGGER_BITS`: one bit per BMP character that starts a Han trigger;
@@ -183,6 +185,8 @@ fn lexicon(manifest: &std::path::Path, out_dir: &std::path::Path) {
     let (lists, groups) = parse_lexicon(&source, &mut forms);
     let list = |name: &str| lists.get(name).cloned().unwrap_or_default();
     let synonyms = destructive_synonyms(&groups, &list("destructive"), &forms);
+    let change = phrases_of_groups(&groups, &list("change-groups"));
+    let create = phrases_of_groups(&groups, &list("create-groups"));
 
     let mut code = String::new();
     let (texts, text_ids) = texts(&groups);
@@ -240,8 +244,8 @@ fn lexicon(manifest: &std::path::Path, out_dir: &std::path::Path) {
         ("READ", list("read")),
         ("WRITE", list("write")),
         ("KEEP", list("keep")),
-        ("CHANGE", list("change")),
-        ("CREATE", list("create")),
+        ("CHANGE", change),
+        ("CREATE", create),
         ("DESTRUCTIVE_SYNONYMS", synonyms),
     ] {
         let cues: Vec<u32> = cues.concat();
@@ -314,7 +318,7 @@ fn parse_lexicon<'a>(
             assert!(
                 matches!(
                     name,
-                    "destructive" | "read" | "write" | "keep" | "change" | "create"
+                    "destructive" | "read" | "write" | "keep" | "change-groups" | "create-groups"
                 ),
                 "lexicon.txt: unknown cue list !{name}"
             );
@@ -346,6 +350,26 @@ fn destructive_synonyms(
         }
     }
     synonyms
+}
+
+/// The phrases of the groups headed by `heads`, group by group in the order of `heads`, each
+/// text once (a `!…-groups` line: the cues are the groups' own phrases, written once).
+fn phrases_of_groups(groups: &[Group<'_>], heads: &[FormRef]) -> Vec<FormRef> {
+    let mut texts: Vec<&str> = Vec::new();
+    let mut phrases: Vec<FormRef> = Vec::new();
+    for head in heads {
+        let group = groups
+            .iter()
+            .find(|g| g[0].0 == *head)
+            .expect("lexicon.txt: a !…-groups line names no group's head");
+        for &(p, text) in group {
+            if !texts.contains(&text) {
+                texts.push(text);
+                phrases.push(p);
+            }
+        }
+    }
+    phrases
 }
 
 /// Every distinct phrase text of the groups in first-seen order, and each one's id.

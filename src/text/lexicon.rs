@@ -337,7 +337,8 @@ impl Lexicon {
     }
 
     /// Returns true if and only if the query asks to change something that exists: it holds an
-    /// order from the `!change` line and none from the `!create` line (docs/adr/0008).
+    /// order from the groups of the `!change-groups` line and none from those of the
+    /// `!create-groups` line (docs/adr/0008).
     pub fn has_change_intent(&self, query: &PreparedQuery) -> bool {
         cues(&compiled::CHANGE).any(|p| query.contains_order(p))
             && !cues(&compiled::CREATE).any(|p| query.contains_order(p))
@@ -642,45 +643,9 @@ mod tests {
         }
     }
 
-    /// The `!change` and `!create` lines are the phrases of the groups they name (ADR 0008's
-    /// change-intent addendum), in file order, each once: a group edited without its line
-    /// fails here.
-    #[test]
-    fn invariant_change_and_create_lines_copy_their_groups() {
-        let lexicon = Lexicon::builtin();
-        let texts_of = |heads: &[&str]| {
-            let mut out: Vec<String> = Vec::new();
-            for head in heads {
-                let group = (0..lexicon.group_count())
-                    .map(|g| lexicon.group(g))
-                    .find(|g| g.first().is_some_and(|e| lexicon.text(e[3]) == *head))
-                    .unwrap_or_else(|| panic!("no group headed {head}"));
-                for e in group {
-                    let text = lexicon.text(e[3]).to_string();
-                    if !out.contains(&text) {
-                        out.push(text);
-                    }
-                }
-            }
-            out
-        };
-        let line = |name: &str| -> Vec<String> {
-            let prefix = format!("!{name} ");
-            let rest = SOURCE
-                .lines()
-                .find_map(|l| l.strip_prefix(prefix.as_str()))
-                .unwrap_or_else(|| panic!("no !{name} line"));
-            rest.split('|').map(|p| p.trim().to_string()).collect()
-        };
-        assert_eq!(line("change"), texts_of(&["修改", "重命名", "移动"]));
-        assert_eq!(
-            line("create"),
-            texts_of(&["创建", "创建群聊", "创建日程", "新建文档", "新建文件夹"])
-        );
-    }
-
     /// The compiled tables hold exactly what parsing `lexicon.txt` at run time gives: every
-    /// group's phrases (form and text as written) in file order, every cue list, and the
+    /// group's phrases (form and text as written) in file order, every cue list, the change
+    /// and creation cues (the phrases of the groups their `!…-groups` lines name), and the
     /// destructive synonyms (the longer phrases of a group headed by a destructive cue).
     #[test]
     fn invariant_compiled_lexicon_equals_a_parse_of_the_file() {
@@ -727,8 +692,29 @@ mod tests {
         assert_eq!(list(&compiled::READ), lists["read"]);
         assert_eq!(list(&compiled::WRITE), lists["write"]);
         assert_eq!(list(&compiled::KEEP), lists["keep"]);
-        assert_eq!(list(&compiled::CHANGE), lists["change"]);
-        assert_eq!(list(&compiled::CREATE), lists["create"]);
+        // A `!…-groups` line names group heads; its cues are those groups' phrases, group by
+        // group in the line's order, each text once.
+        let phrases_of_groups = |name: &str| {
+            let mut texts: Vec<&str> = Vec::new();
+            let mut forms: Vec<Form> = Vec::new();
+            for head in &lists[name] {
+                let group = groups
+                    .iter()
+                    .find(|g| g[0].0 == *head)
+                    .unwrap_or_else(|| panic!("!{name}: no group headed {head:?}"));
+                for (form, text) in group {
+                    if !texts.contains(&text.as_str()) {
+                        texts.push(text);
+                        forms.push(form.clone());
+                    }
+                }
+            }
+            forms
+        };
+        assert_eq!(list(&compiled::CHANGE), phrases_of_groups("change-groups"));
+        assert_eq!(list(&compiled::CREATE), phrases_of_groups("create-groups"));
+        assert_eq!(lists["change-groups"].len(), 3);
+        assert_eq!(lists["create-groups"].len(), 5);
         assert_eq!(lists.len(), 6, "an unknown cue list: {:?}", lists.keys());
         let destructive = &lists["destructive"];
         let mut synonyms: Vec<Form> = Vec::new();
