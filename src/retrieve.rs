@@ -86,6 +86,9 @@ fn name_static(name: &str) -> Option<&'static str> {
     RETRIEVERS.iter().copied().find(|n| *n == name)
 }
 
+/// What a calendar date in a request stands for (see `Bm25Config::date_weight`).
+const DATE_WORDS: &str = "date 日期";
+
 /// Every tuning knob of [`FieldedBm25`]; each value is justified in docs/adr.
 #[derive(Debug, Clone, Copy)]
 pub struct Bm25Config {
@@ -131,6 +134,11 @@ pub struct Bm25Config {
     /// Query-term weight of stem siblings: the catalog's other English word terms with the
     /// Snowball stem of a query word ("conviction" for "convicted"; 0 = off; docs/adr/0001).
     pub stem_weight: f64,
+    /// Query-term weight of the terms of "date 日期" when the request names a calendar date
+    /// (`text::has_date`; 0 = off; docs/adr/0011's date addendum).
+    pub date_weight: f64,
+    /// Whether relative days (tomorrow, a weekday, 明天, 周三) count as dates too.
+    pub date_relative: bool,
     /// A hit is confident only if it matched at least this share of the query's idf mass
     /// (0 = every hit with an identity or summary match is confident).
     pub min_coverage: f64,
@@ -184,6 +192,8 @@ impl Bm25Config {
             "stop_pairs" => self.analyzer.stop_pairs = flag()?,
             "shingle_weight" => self.shingle_weight = number()?,
             "stem_weight" => self.stem_weight = number()?,
+            "date_weight" => self.date_weight = number()?,
+            "date_relative" => self.date_relative = flag()?,
             "min_coverage" => self.min_coverage = number()?,
             "product_boost" => self.product_boost = number()?,
             "single_field" => self.single_field = flag()?,
@@ -239,6 +249,8 @@ impl Bm25Config {
         id_shape_weight: 2.0,
         shingle_weight: 1.0,
         stem_weight: 0.2,
+        date_weight: 0.2,
+        date_relative: false,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: true,
@@ -274,6 +286,8 @@ impl Bm25Config {
         id_shape_weight: 1.0,
         shingle_weight: 1.0,
         stem_weight: 0.0,
+        date_weight: 0.0,
+        date_relative: false,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: false,
@@ -363,6 +377,8 @@ pub struct FieldedBm25 {
     /// Per lexicon phrase text (see `Lexicon::text`), filled on first use: its terms' ids.
     /// Sized on the first query that expands, so a retriever that never expands allocates none.
     expansion_terms: std::sync::OnceLock<Vec<std::sync::OnceLock<Vec<u32>>>>,
+    /// The term ids of [`DATE_WORDS`], analysed on first use.
+    date_terms: std::sync::OnceLock<Vec<u32>>,
     n_tools: usize,
     tool_effects: Vec<Option<Effect>>,
     /// Per tool: effect write and idempotency non_idempotent (it makes something new).
@@ -407,6 +423,7 @@ impl FieldedBm25 {
                 .map(|_| std::sync::OnceLock::new())
                 .collect(),
             expansion_terms: std::sync::OnceLock::new(),
+            date_terms: std::sync::OnceLock::new(),
             index,
             n_tools,
             tool_effects: catalog.tools().iter().map(|t| t.effect()).collect(),
@@ -616,6 +633,18 @@ impl Retriever for FieldedBm25 {
                 expanded.extend_from_slice(self.expansion_term_ids(text));
             }
             join_expansions(&mut weights, expanded, expansion_weight);
+        }
+        if self.config.date_weight > 0.0
+            && crate::text::has_date(prepared.lowered(), self.config.date_relative)
+        {
+            // A request naming a day wants a tool that takes one.
+            let ids = self.date_terms.get_or_init(|| {
+                let mut ids = Vec::new();
+                self.analyzer
+                    .each_term(DATE_WORDS, &mut |term| ids.extend(terms.id(term)));
+                ids
+            });
+            join_expansions(&mut weights, ids.clone(), self.config.date_weight);
         }
         if !english.is_empty() {
             // Stem siblings join like expansions, never doubling a term the query has.

@@ -78,6 +78,11 @@ impl PreparedQuery {
         PreparedQuery { lowered, words }
     }
 
+    /// The query, NFKC-normalized and lower-cased.
+    pub fn lowered(&self) -> &str {
+        &self.lowered
+    }
+
     /// The Han characters that the query's dictionary segmentation (the analyzer's own,
     /// [`super::han::cut_for_search`]) cuts as words of their own, each once, in text order.
     fn alone_chars(&self) -> Vec<char> {

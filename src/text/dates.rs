@@ -1,0 +1,370 @@
+//! Calendar dates in a request ("on March 8th", 2023-03-08, 3月8日, 明天): a request that names
+//! a day wants a tool that takes one (ADR 0011's date addendum). Detection only; the retriever
+//! decides what a date adds to the query.
+
+/// A token of the lowered text: a run of ASCII digits, a run of ASCII letters, a run of
+/// whitespace, or any other single character.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Token<'a> {
+    Digits(&'a str),
+    Letters(&'a str),
+    Space,
+    Char(char),
+}
+
+fn tokens(text: &str) -> Vec<Token<'_>> {
+    let mut out = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some((start, ch)) = chars.next() {
+        let run = |chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>,
+                   same: fn(&char) -> bool| {
+            let mut end = start + ch.len_utf8();
+            while let Some(&(at, next)) = chars.peek() {
+                if !same(&next) {
+                    break;
+                }
+                end = at + next.len_utf8();
+                chars.next();
+            }
+            end
+        };
+        if ch.is_ascii_digit() {
+            let end = run(&mut chars, char::is_ascii_digit);
+            out.push(Token::Digits(&text[start..end]));
+        } else if ch.is_ascii_alphabetic() {
+            let end = run(&mut chars, char::is_ascii_alphabetic);
+            out.push(Token::Letters(&text[start..end]));
+        } else if ch.is_whitespace() {
+            run(&mut chars, |c| c.is_whitespace());
+            out.push(Token::Space);
+        } else {
+            out.push(Token::Char(ch));
+        }
+    }
+    out
+}
+
+const MONTHS: [&str; 21] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+];
+
+const MORE_MONTHS: [&str; 3] = ["oct", "nov", "dec"];
+
+fn is_month(word: &str) -> bool {
+    MONTHS.contains(&word) || MORE_MONTHS.contains(&word)
+}
+
+const ORDINAL_SUFFIXES: [&str; 4] = ["st", "nd", "rd", "th"];
+
+const RELATIVE_WORDS: [&str; 9] = [
+    "tomorrow",
+    "yesterday",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
+
+const RELATIVE_HAN: [&str; 6] = ["明天", "后天", "昨天", "前天", "明日", "昨日"];
+
+const WEEK_HEADS: [&str; 3] = ["周", "星期", "礼拜"];
+
+const HAN_NUMERALS: &str = "一二三四五六七八九十";
+
+fn number_in(digits: &str, max_len: usize, range: std::ops::RangeInclusive<u32>) -> bool {
+    digits.len() <= max_len && digits.parse::<u32>().is_ok_and(|n| range.contains(&n))
+}
+
+/// A cursor over the tokens, for the patterns below.
+struct At<'t, 'a> {
+    tokens: &'t [Token<'a>],
+    pos: usize,
+}
+
+impl<'a> At<'_, 'a> {
+    fn peek(&self) -> Option<Token<'a>> {
+        self.tokens.get(self.pos).copied()
+    }
+
+    fn skip_space(&mut self) {
+        if self.peek() == Some(Token::Space) {
+            self.pos += 1;
+        }
+    }
+
+    fn digits(&mut self, max_len: usize, range: std::ops::RangeInclusive<u32>) -> bool {
+        match self.peek() {
+            Some(Token::Digits(d)) if number_in(d, max_len, range) => {
+                self.pos += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn char_in(&mut self, set: &str) -> bool {
+        match self.peek() {
+            Some(Token::Char(c)) if set.contains(c) => {
+                self.pos += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn word(&mut self, accept: impl Fn(&str) -> bool) -> bool {
+        match self.peek() {
+            Some(Token::Letters(w)) if accept(w) => {
+                self.pos += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// 1–2 ASCII digits up to `max`, or one to three Han numerals.
+    fn han_or_digits(&mut self, max: u32) -> bool {
+        if self.digits(2, 1..=max) {
+            return true;
+        }
+        let start = self.pos;
+        while self.pos - start < 3 && self.char_in(HAN_NUMERALS) {}
+        self.pos > start
+    }
+
+    /// A day of the month in English: `8`, `08`, `8th`, `31st`.
+    fn english_day(&mut self) -> bool {
+        if !self.digits(2, 1..=31) {
+            return false;
+        }
+        if !self.word(|w| ORDINAL_SUFFIXES.contains(&w))
+            && matches!(self.peek(), Some(Token::Letters(_)))
+        {
+            return false; // 3pm, 5x: not a day
+        }
+        true
+    }
+}
+
+/// `2023-03-08`, `2023/3/8`, `2023.3.8`, `2023年3月8日` (spaces allowed around the marks).
+fn year_first(at: &mut At<'_, '_>) -> bool {
+    at.digits(4, 1900..=2099)
+        && {
+            at.skip_space();
+            at.char_in("-/.年")
+        }
+        && {
+            at.skip_space();
+            at.digits(2, 1..=12)
+        }
+        && {
+            at.skip_space();
+            at.char_in("-/.月")
+        }
+        && {
+            at.skip_space();
+            at.digits(2, 1..=31)
+        }
+}
+
+/// `3/8/2023`, `08/03/23`.
+fn year_last(at: &mut At<'_, '_>) -> bool {
+    at.digits(2, 1..=31)
+        && at.char_in("/")
+        && at.digits(2, 1..=31)
+        && at.char_in("/")
+        && matches!(at.peek(), Some(Token::Digits(d)) if d.len() == 2 || d.len() == 4)
+}
+
+/// `3月8日`, `6 月 15 号`, `七月一号`.
+fn han_month_day(at: &mut At<'_, '_>) -> bool {
+    at.han_or_digits(12)
+        && {
+            at.skip_space();
+            at.char_in("月")
+        }
+        && {
+            at.skip_space();
+            at.han_or_digits(31)
+        }
+        && {
+            at.skip_space();
+            at.char_in("日号")
+        }
+}
+
+/// `March 8th`, `mar. 8`, `June the 5th`.
+fn month_day(at: &mut At<'_, '_>) -> bool {
+    if !at.word(is_month) {
+        return false;
+    }
+    at.char_in(".");
+    if at.peek() != Some(Token::Space) {
+        return false;
+    }
+    at.skip_space();
+    if at.word(|w| w == "the") {
+        at.skip_space();
+    }
+    at.english_day()
+}
+
+/// `8th March`, `the 5th of march`, `6 january`.
+fn day_month(at: &mut At<'_, '_>) -> bool {
+    if !at.english_day() || at.peek() != Some(Token::Space) {
+        return false;
+    }
+    at.skip_space();
+    if at.word(|w| w == "of") {
+        at.skip_space();
+    }
+    at.word(is_month)
+}
+
+/// Returns true if and only if the (NFKC, lower-cased) text names a calendar date: an
+/// explicit one, or with `relative` also tomorrow, yesterday, a weekday, 明天, 周三 … ("today"
+/// and 今天 never count: a tool for current conditions takes no date).
+pub fn has_date(lowered: &str, relative: bool) -> bool {
+    let tokens = tokens(lowered);
+    let patterns: [fn(&mut At<'_, '_>) -> bool; 5] =
+        [year_first, year_last, han_month_day, month_day, day_month];
+    for start in 0..tokens.len() {
+        // A pattern starts at a token boundary that is not inside a word or a number.
+        let after_word = start > 0
+            && matches!(
+                (tokens[start - 1], tokens[start]),
+                (Token::Letters(_), Token::Letters(_) | Token::Digits(_))
+                    | (Token::Digits(_), Token::Letters(_) | Token::Digits(_))
+            );
+        if after_word {
+            continue;
+        }
+        for pattern in patterns {
+            let mut at = At {
+                tokens: &tokens,
+                pos: start,
+            };
+            if pattern(&mut at) && !ends_inside_a_word(&tokens, at.pos) {
+                return true;
+            }
+        }
+        if relative {
+            if let Token::Letters(w) = tokens[start] {
+                if RELATIVE_WORDS.contains(&w) {
+                    return true;
+                }
+            }
+        }
+    }
+    relative && relative_han(lowered)
+}
+
+/// A match must not stop inside a run of letters (`mar 3` is a date, `mar 3x` is not).
+fn ends_inside_a_word(tokens: &[Token<'_>], end: usize) -> bool {
+    matches!(
+        (
+            end.checked_sub(1).and_then(|i| tokens.get(i)),
+            tokens.get(end)
+        ),
+        (Some(Token::Letters(_)), Some(Token::Letters(_)))
+    )
+}
+
+fn relative_han(lowered: &str) -> bool {
+    if RELATIVE_HAN.iter().any(|w| lowered.contains(w)) {
+        return true;
+    }
+    WEEK_HEADS.iter().any(|head| {
+        lowered.match_indices(head).any(|(at, _)| {
+            lowered[at + head.len()..]
+                .chars()
+                .next()
+                .is_some_and(|c| "一二三四五六日天".contains(c))
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_date;
+
+    #[test]
+    fn explicit_dates_are_found_in_every_form() {
+        for text in [
+            "invoice due 2024-11-05?",
+            "payroll cut-off 2025/2/7 please",
+            "the 2022.12.9 minutes",
+            "2026 年 1 月 19 日的培训",
+            "deliver by 11/02/2025",
+            "押金4月3日前退",
+            "从十月八号到十一月二号",
+            "audit on february 21st 2026",
+            "kickoff on aug. 4",
+            "by the 17th of october",
+            "returns 9 july",
+            "april the 2nd",
+        ] {
+            assert!(has_date(text, false), "{text}");
+        }
+    }
+
+    #[test]
+    fn numbers_and_words_that_are_not_dates_are_not() {
+        for text in [
+            "weather in london today",
+            "room 2023-15",
+            "version 1.2.3",
+            "march the team to room 5",
+            "mar 3pm",
+            "may i see 2 files",
+            "20023-04-02",
+            "5号会议室",
+            "今天天气",
+            "3/4 of the budget",
+            "remind me tomorrow",
+            "周报",
+        ] {
+            assert!(!has_date(text, false), "{text}");
+        }
+    }
+
+    #[test]
+    fn relative_days_count_only_when_asked() {
+        for text in [
+            "remind me tomorrow",
+            "明天下午开会",
+            "下周三交",
+            "星期天值班",
+            "friday standup",
+        ] {
+            assert!(!has_date(text, false), "{text}");
+            assert!(has_date(text, true), "{text}");
+        }
+        for text in ["周报", "今天天气", "this weekend", "周末"] {
+            assert!(!has_date(text, true), "{text}");
+        }
+    }
+}
