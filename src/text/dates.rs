@@ -248,6 +248,10 @@ fn day_month(at: &mut At<'_, '_>) -> bool {
 /// explicit one, or with `relative` also tomorrow, yesterday, a weekday, 明天, 周三 … ("today"
 /// and 今天 never count: a tool for current conditions takes no date).
 pub fn has_date(lowered: &str, relative: bool) -> bool {
+    // Every explicit form holds a digit or 月; most requests hold neither.
+    if !relative && !lowered.bytes().any(|b| b.is_ascii_digit()) && !lowered.contains('月') {
+        return false;
+    }
     let tokens = tokens(lowered);
     let patterns: [fn(&mut At<'_, '_>) -> bool; 5] =
         [year_first, year_last, han_month_day, month_day, day_month];
