@@ -86,8 +86,9 @@ fn name_static(name: &str) -> Option<&'static str> {
     RETRIEVERS.iter().copied().find(|n| *n == name)
 }
 
-/// What a calendar date in a request stands for (see `Bm25Config::date_weight`).
-const DATE_WORDS: &str = "date 日期";
+/// What a value a request names stands for (see `Bm25Config::date_weight` and
+/// `Bm25Config::phone_weight`): a calendar date, a phone number.
+const VALUE_WORDS: [&str; 2] = ["date 日期", "phone mobile 手机 电话"];
 
 /// Every tuning knob of [`FieldedBm25`]; each value is justified in docs/adr.
 #[derive(Debug, Clone, Copy)]
@@ -139,6 +140,9 @@ pub struct Bm25Config {
     pub date_weight: f64,
     /// Whether relative days (tomorrow, a weekday, 明天, 周三) count as dates too.
     pub date_relative: bool,
+    /// Query-term weight of the terms of "phone mobile 手机 电话" when the request holds a
+    /// phone number (`text::has_phone`; 0 = off; docs/adr/0011's phone addendum).
+    pub phone_weight: f64,
     /// A hit is confident only if it matched at least this share of the query's idf mass
     /// (0 = every hit with an identity or summary match is confident).
     pub min_coverage: f64,
@@ -194,6 +198,7 @@ impl Bm25Config {
             "stem_weight" => self.stem_weight = number()?,
             "date_weight" => self.date_weight = number()?,
             "date_relative" => self.date_relative = flag()?,
+            "phone_weight" => self.phone_weight = number()?,
             "min_coverage" => self.min_coverage = number()?,
             "product_boost" => self.product_boost = number()?,
             "single_field" => self.single_field = flag()?,
@@ -251,6 +256,7 @@ impl Bm25Config {
         stem_weight: 0.2,
         date_weight: 0.2,
         date_relative: false,
+        phone_weight: 1.0,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: true,
@@ -288,6 +294,7 @@ impl Bm25Config {
         stem_weight: 0.0,
         date_weight: 0.0,
         date_relative: false,
+        phone_weight: 0.0,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: false,
@@ -378,7 +385,7 @@ pub struct FieldedBm25 {
     /// Sized on the first query that expands, so a retriever that never expands allocates none.
     expansion_terms: std::sync::OnceLock<Vec<std::sync::OnceLock<Vec<u32>>>>,
     /// The term ids of [`DATE_WORDS`], analysed on first use.
-    date_terms: std::sync::OnceLock<Vec<u32>>,
+    value_terms: [std::sync::OnceLock<Vec<u32>>; 2],
     n_tools: usize,
     tool_effects: Vec<Option<Effect>>,
     /// Per tool: effect write and idempotency non_idempotent (it makes something new).
@@ -423,7 +430,7 @@ impl FieldedBm25 {
                 .map(|_| std::sync::OnceLock::new())
                 .collect(),
             expansion_terms: std::sync::OnceLock::new(),
-            date_terms: std::sync::OnceLock::new(),
+            value_terms: Default::default(),
             index,
             n_tools,
             tool_effects: catalog.tools().iter().map(|t| t.effect()).collect(),
@@ -471,6 +478,17 @@ impl FieldedBm25 {
             }),
             None => &[],
         }
+    }
+
+    /// The term ids of `VALUE_WORDS[kind]`, analysed on first use.
+    fn value_term_ids(&self, kind: usize) -> &[u32] {
+        self.value_terms[kind].get_or_init(|| {
+            let mut ids = Vec::new();
+            self.analyzer.each_term(VALUE_WORDS[kind], &mut |term| {
+                ids.extend(self.index.terms.id(term))
+            });
+            ids
+        })
     }
 
     /// The ids (sorted) of the query's terms that occur only in its clauses naming what must
@@ -634,17 +652,23 @@ impl Retriever for FieldedBm25 {
             }
             join_expansions(&mut weights, expanded, expansion_weight);
         }
-        if self.config.date_weight > 0.0
-            && crate::text::has_date(prepared.lowered(), self.config.date_relative)
-        {
-            // A request naming a day wants a tool that takes one.
-            let ids = self.date_terms.get_or_init(|| {
-                let mut ids = Vec::new();
-                self.analyzer
-                    .each_term(DATE_WORDS, &mut |term| ids.extend(terms.id(term)));
-                ids
-            });
-            join_expansions(&mut weights, ids.clone(), self.config.date_weight);
+        // A request naming a value wants a tool that takes one (docs/adr/0011).
+        let lowered = prepared.lowered();
+        let values = [
+            (
+                self.config.date_weight,
+                self.config.date_weight > 0.0
+                    && crate::text::has_date(lowered, self.config.date_relative),
+            ),
+            (
+                self.config.phone_weight,
+                self.config.phone_weight > 0.0 && crate::text::has_phone(lowered),
+            ),
+        ];
+        for (kind, (weight, found)) in values.into_iter().enumerate() {
+            if found {
+                join_expansions(&mut weights, self.value_term_ids(kind).to_vec(), weight);
+            }
         }
         if !english.is_empty() {
             // Stem siblings join like expansions, never doubling a term the query has.

@@ -17,17 +17,17 @@
 //! **Invariant:** an [`Analyzer`] is a pure function of its [`AnalyzerConfig`] and the text;
 //! the same config gives the same terms in any process (no hashing, no clocks).
 
-mod dates;
 mod forms;
 mod han;
 mod lexicon;
 mod quoted;
+mod values;
 
-pub use dates::has_date;
 pub use forms::is_han;
 pub use han::fnv1a;
 pub use lexicon::{Lexicon, PreparedQuery};
 pub use quoted::split_quoted;
+pub use values::{has_date, has_phone};
 
 use std::borrow::Cow;
 

@@ -1,6 +1,7 @@
-//! Calendar dates in a request ("on March 8th", 2023-03-08, 3月8日, 明天): a request that names
-//! a day wants a tool that takes one (ADR 0011's date addendum). Detection only; the retriever
-//! decides what a date adds to the query.
+//! Values a request names: a calendar date ("on March 8th", 2023-03-08, 3月8日, 明天), a phone
+//! number. A request that names a day wants a tool that takes one, a phone
+//! number a tool that takes a number (ADR 0011's addenda). Detection only; the retriever decides
+//! what a value adds to the query.
 
 /// A token of the lowered text: a run of ASCII digits, a run of ASCII letters, a run of
 /// whitespace, or any other single character.
@@ -311,9 +312,91 @@ fn relative_han(lowered: &str) -> bool {
     })
 }
 
+/// The digit groups of a number written in groups (`138 1234 9907`, `+1 415 555 0199`,
+/// `(415) 555-0199`, `0571-88886666`) starting at `start`: the groups' lengths, whether it
+/// opened with `+`, and the position after it. Groups are joined by one space, `-` or `.`.
+fn digit_groups(tokens: &[Token<'_>], start: usize) -> Option<(Vec<usize>, String, bool, usize)> {
+    let mut at = start;
+    let plus = tokens.get(at) == Some(&Token::Char('+'));
+    let paren = tokens.get(at) == Some(&Token::Char('('));
+    if plus || paren {
+        at += 1;
+    }
+    let mut groups = Vec::new();
+    let mut digits = String::new();
+    while let Some(Token::Digits(d)) = tokens.get(at) {
+        groups.push(d.len());
+        digits.push_str(d);
+        at += 1;
+        if paren && groups.len() == 1 {
+            if tokens.get(at) != Some(&Token::Char(')')) {
+                return None;
+            }
+            at += 1;
+        }
+        let joined = matches!(
+            tokens.get(at),
+            Some(Token::Space | Token::Char('-') | Token::Char('.'))
+        ) && matches!(tokens.get(at + 1), Some(Token::Digits(_)));
+        if !joined {
+            break;
+        }
+        at += 1;
+    }
+    (!groups.is_empty()).then_some((groups, digits, plus, at))
+}
+
+fn is_phone(groups: &[usize], digits: &str, plus: bool) -> bool {
+    let mobile = |d: &str| {
+        d.len() == 11
+            && d.starts_with('1')
+            && d.as_bytes()
+                .get(1)
+                .is_some_and(|b| (b'3'..=b'9').contains(b))
+    };
+    let local = if plus {
+        digits.strip_prefix("86").unwrap_or(digits)
+    } else {
+        digits
+    };
+    if mobile(local) && matches!(groups, [11] | [3, 4, 4] | [2, 11] | [2, 3, 4, 4]) {
+        return true;
+    }
+    if plus {
+        return (8..=15).contains(&digits.len()) && (groups.len() >= 2 || digits.len() >= 10);
+    }
+    matches!(groups, [3, 3, 4]) || (matches!(groups, [3 | 4, 7 | 8]) && digits.starts_with('0'))
+}
+
+/// Returns true if and only if the (NFKC, lower-cased) text holds a phone number: a Chinese
+/// mobile number (`13912345678`, `139 1234 5678`, `+86 139…`), a number opened by `+` with
+/// 8 to 15 digits, a North American `(415) 555-0199` / `415-555-0199`, or a Chinese landline
+/// `0571-88886666`. A number inside a word or an identifier (`u_13800001111`) is none.
+pub fn has_phone(lowered: &str) -> bool {
+    if lowered.bytes().filter(u8::is_ascii_digit).count() < 8 {
+        return false;
+    }
+    let tokens = tokens(lowered);
+    (0..tokens.len()).any(|start| {
+        let glued_before = start > 0
+            && matches!(
+                tokens[start - 1],
+                Token::Letters(_) | Token::Digits(_) | Token::Char('_' | '-' | '.' | '/')
+            );
+        if glued_before {
+            return false;
+        }
+        let Some((groups, digits, plus, end)) = digit_groups(&tokens, start) else {
+            return false;
+        };
+        let glued_after = matches!(tokens.get(end), Some(Token::Letters(_) | Token::Char('_')));
+        !glued_after && is_phone(&groups, &digits, plus)
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::has_date;
+    use super::{has_date, has_phone};
 
     #[test]
     fn explicit_dates_are_found_in_every_form() {
@@ -369,6 +452,31 @@ mod tests {
         }
         for text in ["周报", "今天天气", "this weekend", "周末"] {
             assert!(!has_date(text, true), "{text}");
+        }
+    }
+
+    #[test]
+    fn phone_numbers_are_found_in_their_usual_groupings() {
+        for text in [
+            "这个号 15011112222 是哪位",
+            "he rang from 150 1111 2222 twice",
+            "+86 150-1111-2222",
+            "call +44 20 7946 0958",
+            "(212) 555-0143 left a voicemail",
+            "212-555-0143",
+            "座机 0755-66667777",
+        ] {
+            assert!(has_phone(text), "{text}");
+        }
+        for text in [
+            "u_15011112222",
+            "order 15011112222x",
+            "2024-05-01 到 2024-06-01",
+            "budget 1500000",
+            "ids 123 456 789",
+            "v1.2.3.4567",
+        ] {
+            assert!(!has_phone(text), "{text}");
         }
     }
 }
