@@ -86,9 +86,15 @@ fn name_static(name: &str) -> Option<&'static str> {
     RETRIEVERS.iter().copied().find(|n| *n == name)
 }
 
-/// What a value a request names stands for (see `Bm25Config::date_weight` and
-/// `Bm25Config::phone_weight`): a calendar date, a phone number.
-const VALUE_WORDS: [&str; 2] = ["date 日期", "phone mobile 手机 电话"];
+/// What a value a request names stands for (see `Bm25Config::date_weight`,
+/// `Bm25Config::phone_weight`, `Bm25Config::money_weight`): a calendar date, a phone number, an
+/// amount of money, a time of day.
+const VALUE_WORDS: [&str; 4] = [
+    "date 日期",
+    "phone mobile 手机 电话",
+    "amount 金额",
+    "time 时间",
+];
 
 /// Every tuning knob of [`FieldedBm25`]; each value is justified in docs/adr.
 #[derive(Debug, Clone, Copy)]
@@ -143,6 +149,11 @@ pub struct Bm25Config {
     /// Query-term weight of the terms of "phone mobile 手机 电话" when the request holds a
     /// phone number (`text::has_phone`; 0 = off; docs/adr/0011's phone addendum).
     pub phone_weight: f64,
+    /// Query-term weight of the terms of "amount 金额" when the request names an amount of
+    /// money (`text::has_money`), and of "time 时间" when it names a time of day
+    /// (`text::has_time_of_day`); 0 = off; docs/adr/0011's addendum on money and times.
+    pub money_weight: f64,
+    pub time_weight: f64,
     /// A hit is confident only if it matched at least this share of the query's idf mass
     /// (0 = every hit with an identity or summary match is confident).
     pub min_coverage: f64,
@@ -199,6 +210,8 @@ impl Bm25Config {
             "date_weight" => self.date_weight = number()?,
             "date_relative" => self.date_relative = flag()?,
             "phone_weight" => self.phone_weight = number()?,
+            "money_weight" => self.money_weight = number()?,
+            "time_weight" => self.time_weight = number()?,
             "min_coverage" => self.min_coverage = number()?,
             "product_boost" => self.product_boost = number()?,
             "single_field" => self.single_field = flag()?,
@@ -257,6 +270,8 @@ impl Bm25Config {
         date_weight: 0.2,
         date_relative: false,
         phone_weight: 1.0,
+        money_weight: 0.2,
+        time_weight: 0.2,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: true,
@@ -295,6 +310,8 @@ impl Bm25Config {
         date_weight: 0.0,
         date_relative: false,
         phone_weight: 0.0,
+        money_weight: 0.0,
+        time_weight: 0.0,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: false,
@@ -385,7 +402,7 @@ pub struct FieldedBm25 {
     /// Sized on the first query that expands, so a retriever that never expands allocates none.
     expansion_terms: std::sync::OnceLock<Vec<std::sync::OnceLock<Vec<u32>>>>,
     /// The term ids of [`DATE_WORDS`], analysed on first use.
-    value_terms: [std::sync::OnceLock<Vec<u32>>; 2],
+    value_terms: [std::sync::OnceLock<Vec<u32>>; 4],
     n_tools: usize,
     tool_effects: Vec<Option<Effect>>,
     /// Per tool: effect write and idempotency non_idempotent (it makes something new).
@@ -663,6 +680,14 @@ impl Retriever for FieldedBm25 {
             (
                 self.config.phone_weight,
                 self.config.phone_weight > 0.0 && crate::text::has_phone(lowered),
+            ),
+            (
+                self.config.money_weight,
+                self.config.money_weight > 0.0 && crate::text::has_money(lowered),
+            ),
+            (
+                self.config.time_weight,
+                self.config.time_weight > 0.0 && crate::text::has_time_of_day(lowered),
             ),
         ];
         for (kind, (weight, found)) in values.into_iter().enumerate() {

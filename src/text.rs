@@ -27,7 +27,7 @@ pub use forms::is_han;
 pub use han::fnv1a;
 pub use lexicon::{Lexicon, PreparedQuery};
 pub use quoted::split_quoted;
-pub use values::{has_date, has_phone};
+pub use values::{has_date, has_money, has_phone, has_time_of_day};
 
 use std::borrow::Cow;
 

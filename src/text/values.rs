@@ -1,5 +1,5 @@
 //! Values a request names: a calendar date ("on March 8th", 2023-03-08, 3月8日, 明天), a phone
-//! number. A request that names a day wants a tool that takes one, a phone
+//! number, an amount of money, a time of day. A request that names a day wants a tool that takes one, a phone
 //! number a tool that takes a number (ADR 0011's addenda). Detection only; the retriever decides
 //! what a value adds to the query.
 
@@ -394,9 +394,116 @@ pub fn has_phone(lowered: &str) -> bool {
     })
 }
 
+const CURRENCY_SIGNS: &str = "$¥€£";
+const CURRENCY_WORDS: [&str; 9] = [
+    "dollars", "dollar", "bucks", "usd", "rmb", "cny", "eur", "yuan", "euros",
+];
+const CURRENCY_HAN: [&str; 4] = ["万元", "美元", "元", "块"];
+
+/// Returns true if and only if the text names an amount of money: a currency sign before
+/// digits (`$120`, `¥ 350`), or digits before a currency word (`350元`, `80 块`, `200 usd`).
+pub fn has_money(lowered: &str) -> bool {
+    if !lowered.bytes().any(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let tokens = tokens(lowered);
+    (0..tokens.len()).any(|i| {
+        let sign_before = matches!(tokens[i], Token::Char(c) if CURRENCY_SIGNS.contains(c)) && {
+            let next = if tokens.get(i + 1) == Some(&Token::Space) {
+                i + 2
+            } else {
+                i + 1
+            };
+            matches!(tokens.get(next), Some(Token::Digits(_)))
+        };
+        let word_after = matches!(tokens[i], Token::Digits(_)) && {
+            let mut next = i + 1;
+            // Thousands and decimals: 1,200.50
+            while matches!(tokens.get(next), Some(Token::Char(',' | '.')))
+                && matches!(tokens.get(next + 1), Some(Token::Digits(_)))
+            {
+                next += 2;
+            }
+            if tokens.get(next) == Some(&Token::Space) {
+                next += 1;
+            }
+            match tokens.get(next) {
+                Some(Token::Letters(w)) => CURRENCY_WORDS.contains(w),
+                Some(Token::Char(_)) => {
+                    let rest = tokens[next..]
+                        .iter()
+                        .take(2)
+                        .map_while(|t| match t {
+                            Token::Char(c) => Some(*c),
+                            _ => None,
+                        })
+                        .collect::<String>();
+                    CURRENCY_HAN.iter().any(|w| rest.starts_with(w))
+                }
+                _ => false,
+            }
+        };
+        sign_before || word_after
+    })
+}
+
+const DAY_PARTS: [&str; 7] = ["上午", "下午", "晚上", "早上", "中午", "凌晨", "傍晚"];
+
+/// `9:30`, `14:00`, `3pm`, `10 am`.
+fn has_clock_time(lowered: &str) -> bool {
+    let tokens = tokens(lowered);
+    (0..tokens.len()).any(|i| {
+        let mut at = At {
+            tokens: &tokens,
+            pos: i,
+        };
+        let glued = i > 0 && matches!(tokens[i - 1], Token::Digits(_) | Token::Char(':'));
+        if glued || !at.digits(2, 0..=23) {
+            return false;
+        }
+        let hh_mm = at.char_in(":")
+            && matches!(at.peek(), Some(Token::Digits(m)) if m.len() == 2 && number_in(m, 2, 0..=59))
+            && {
+                at.pos += 1;
+                !matches!(at.peek(), Some(Token::Char(':')) | Some(Token::Digits(_)))
+            };
+        if hh_mm {
+            return true;
+        }
+        let mut at = At {
+            tokens: &tokens,
+            pos: i + 1,
+        };
+        at.skip_space();
+        at.word(|w| w == "am" || w == "pm") && !matches!(at.peek(), Some(Token::Letters(_)))
+    })
+}
+
+/// Returns true if and only if the text names a time of day: `9:30`, `14:00`, `3pm`,
+/// `10 am`, or a part of the day followed by a number and 点 (`下午三点`, `上午 10 点`).
+pub fn has_time_of_day(lowered: &str) -> bool {
+    let clock = lowered.bytes().any(|b| b.is_ascii_digit()) && has_clock_time(lowered);
+    clock
+        || DAY_PARTS.iter().any(|part| {
+            lowered.match_indices(part).any(|(at, _)| {
+                let rest = lowered[at + part.len()..].trim_start();
+                let number = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_digit() || HAN_NUMERALS.contains(*c) || *c == '两')
+                    .count();
+                number > 0
+                    && rest
+                        .chars()
+                        .skip(number)
+                        .find(|c| !c.is_whitespace())
+                        .is_some_and(|c| c == '点')
+            })
+        })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{has_date, has_phone};
+    use super::{has_date, has_money, has_phone, has_time_of_day};
 
     #[test]
     fn explicit_dates_are_found_in_every_form() {
@@ -477,6 +584,35 @@ mod tests {
             "v1.2.3.4567",
         ] {
             assert!(!has_phone(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn money_and_times_of_day_are_found() {
+        for text in [
+            "refund $120 to her",
+            "押金 ¥ 350",
+            "报销 86.5元",
+            "80 块钱",
+            "2,400 usd",
+        ] {
+            assert!(has_money(text), "{text}");
+        }
+        for text in ["3 people", "room 5", "$ sign"] {
+            assert!(!has_money(text), "{text}");
+        }
+        for text in [
+            "at 9:30 tomorrow",
+            "14:00 开会",
+            "3pm sync",
+            "10 am",
+            "下午三点",
+            "上午 10 点半",
+        ] {
+            assert!(has_time_of_day(text), "{text}");
+        }
+        for text in ["ratio 16:9", "3 points", "三点建议", "v1:2", "12:30:45:10"] {
+            assert!(!has_time_of_day(text), "{text}");
         }
     }
 }
