@@ -154,6 +154,9 @@ pub struct Bm25Config {
     /// (`text::has_time_of_day`); 0 = off; docs/adr/0011's addendum on money and times.
     pub money_weight: f64,
     pub time_weight: f64,
+    /// Query-term weight of the words WordNet relates to the request's English words
+    /// (`text::each_wordnet_related`; 0 = off; docs/adr/0014).
+    pub wn_weight: f64,
     /// A hit is confident only if it matched at least this share of the query's idf mass
     /// (0 = every hit with an identity or summary match is confident).
     pub min_coverage: f64,
@@ -212,6 +215,7 @@ impl Bm25Config {
             "phone_weight" => self.phone_weight = number()?,
             "money_weight" => self.money_weight = number()?,
             "time_weight" => self.time_weight = number()?,
+            "wn_weight" => self.wn_weight = number()?,
             "min_coverage" => self.min_coverage = number()?,
             "product_boost" => self.product_boost = number()?,
             "single_field" => self.single_field = flag()?,
@@ -272,6 +276,7 @@ impl Bm25Config {
         phone_weight: 1.0,
         money_weight: 0.2,
         time_weight: 0.2,
+        wn_weight: 0.2,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: true,
@@ -312,6 +317,7 @@ impl Bm25Config {
         phone_weight: 0.0,
         money_weight: 0.0,
         time_weight: 0.0,
+        wn_weight: 0.0,
         min_coverage: 0.0,
         product_boost: 1.0,
         bm25f: false,
@@ -694,6 +700,17 @@ impl Retriever for FieldedBm25 {
             if found {
                 join_expansions(&mut weights, self.value_term_ids(kind).to_vec(), weight);
             }
+        }
+        if self.config.wn_weight > 0.0 && !english.is_empty() {
+            // Words WordNet relates to the request's English words join like expansions.
+            let mut related: Vec<u32> = Vec::new();
+            for word in &english {
+                crate::text::each_wordnet_related(word, &mut |w| {
+                    self.analyzer
+                        .each_term(w, &mut |term| related.extend(terms.id(term)));
+                });
+            }
+            join_expansions(&mut weights, related, self.config.wn_weight);
         }
         if !english.is_empty() {
             // Stem siblings join like expansions, never doubling a term the query has.

@@ -22,12 +22,14 @@ mod han;
 mod lexicon;
 mod quoted;
 mod values;
+mod wordnet;
 
 pub use forms::is_han;
 pub use han::fnv1a;
 pub use lexicon::{Lexicon, PreparedQuery};
 pub use quoted::split_quoted;
 pub use values::{has_date, has_money, has_phone, has_time_of_day};
+pub use wordnet::each_related as each_wordnet_related;
 
 use std::borrow::Cow;
 
