@@ -125,7 +125,13 @@ fn every_judged_set_is_valid_and_consistent_with_the_catalog() {
     let tools = catalog_tools();
     let mut ids: BTreeSet<String> = BTreeSet::new();
     let mut checked = 0;
-    for name in ["dev.json", "test.json", "holdout.json", "identity.json"] {
+    for name in [
+        "dev.json",
+        "test.json",
+        "holdout.json",
+        "holdout-next.json",
+        "identity.json",
+    ] {
         let text = std::fs::read_to_string(repo().join("qrels").join(name)).expect("qrels file");
         let doc: Value = serde_json::from_str(&text).expect("qrels JSON");
         assert_valid("tool-search-qrels.v1.schema.json", &doc);
