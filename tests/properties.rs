@@ -432,6 +432,13 @@ fn text() -> impl Strategy<Value = String> {
             "mail", "approval", "PROC-2024-118", "Lisa", "帮我", "一下", "OA", "1", "2024",
             "evt_77310", "what's",
         ]).prop_map(str::to_string),
+        // Values that add words of their own (ADR 0011's addenda) and English words with
+        // WordNet relations (ADR 0014).
+        1 => prop::sample::select(vec![
+            "2023-03-08", "3月8日", "March", "8th", "the 8th of May", "13912345678",
+            "+86 139 1234 5678", "(415) 555-0199", "$120", "350元", "9:30", "3pm", "下午三点",
+            "taxi", "children", "arranged", "tunes",
+        ]).prop_map(str::to_string),
         2 => prop::sample::select(canonicals()),
         2 => prop::sample::select(vec![
             " ", "  ", "\t", "\n", "\u{3000}", "\u{a0}", ".", "/", "_", "-", "\"", "\\", "'",
