@@ -407,7 +407,7 @@ pub struct FieldedBm25 {
     /// Per lexicon phrase text (see `Lexicon::text`), filled on first use: its terms' ids.
     /// Sized on the first query that expands, so a retriever that never expands allocates none.
     expansion_terms: std::sync::OnceLock<Vec<std::sync::OnceLock<Vec<u32>>>>,
-    /// The term ids of [`DATE_WORDS`], analysed on first use.
+    /// Per entry of `VALUE_WORDS`, its term ids, analysed on first use.
     value_terms: [std::sync::OnceLock<Vec<u32>>; 4],
     n_tools: usize,
     tool_effects: Vec<Option<Effect>>,

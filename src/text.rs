@@ -16,6 +16,11 @@
 //!
 //! **Invariant:** an [`Analyzer`] is a pure function of its [`AnalyzerConfig`] and the text;
 //! the same config gives the same terms in any process (no hashing, no clocks).
+//!
+//! Beside the pipeline, query-side helpers that never touch the index: the lexicon
+//! (`lexicon`), quoted spans (`quoted`), values a request names (`values`: dates, phone
+//! numbers, money, times of day) and English words related in WordNet (`wordnet`). What they
+//! add to a query is analysed by the same pipeline.
 
 mod forms;
 mod han;
