@@ -1,7 +1,8 @@
 //! Values a request names: a calendar date ("on March 8th", 2023-03-08, 3月8日, 明天), a phone
-//! number, an amount of money, a time of day. A request that names a day wants a tool that takes one, a phone
-//! number a tool that takes a number (ADR 0011's addenda). Detection only; the retriever decides
-//! what a value adds to the query.
+//! number, an amount of money, a time of day. A request that names such a value wants a tool
+//! that takes one (ADR 0011's addenda). Detection only; the retriever decides what a value adds
+//! to the query. Every detector reads the NFKC, lower-cased request through one small token
+//! scanner (digit runs, letter runs, spaces, single characters); there is no regex engine.
 
 /// A token of the lowered text: a run of ASCII digits, a run of ASCII letters, a run of
 /// whitespace, or any other single character.
@@ -45,7 +46,8 @@ fn tokens(text: &str) -> Vec<Token<'_>> {
     out
 }
 
-const MONTHS: [&str; 21] = [
+/// Month names and their abbreviations.
+const MONTHS: [&str; 24] = [
     "january",
     "february",
     "march",
@@ -67,12 +69,13 @@ const MONTHS: [&str; 21] = [
     "aug",
     "sep",
     "sept",
+    "oct",
+    "nov",
+    "dec",
 ];
 
-const MORE_MONTHS: [&str; 3] = ["oct", "nov", "dec"];
-
 fn is_month(word: &str) -> bool {
-    MONTHS.contains(&word) || MORE_MONTHS.contains(&word)
+    MONTHS.contains(&word)
 }
 
 const ORDINAL_SUFFIXES: [&str; 4] = ["st", "nd", "rd", "th"];
