@@ -319,6 +319,9 @@ struct CombinedPostings {
     /// frequencies) and looks up a field list only for [`TF_IN_LIST`]: a lookup per field
     /// and a search per tool saved, for 2 bytes per posting.
     tfs: Vec<u16>,
+    /// The term's BM25F idf `ln(1 + (N − df + 0.5)/(df + 0.5))`, df = `tools.len()`: computed
+    /// once here instead of per query (the same expression, so the same bits).
+    idf: f64,
 }
 
 /// Bits per field of [`CombinedPostings::tfs`].
@@ -364,6 +367,11 @@ pub struct FieldedBm25 {
     /// Sized on the first query that expands, so a retriever that never expands allocates none.
     expansion_terms: std::sync::OnceLock<Vec<std::sync::OnceLock<Vec<u32>>>>,
     n_tools: usize,
+    /// The ids of the terms marked `#` (n-grams, pairs, identifier shapes) and of those marked
+    /// [`ID_SHAPE_MARK`]: ranges, since ids follow sorted term order (a query asks about
+    /// ~100 terms, each a cache miss into the term text otherwise).
+    marked_terms: std::ops::Range<u32>,
+    id_shape_terms: std::ops::Range<u32>,
     tool_effects: Vec<Option<Effect>>,
     /// Per tool: effect write and idempotency non_idempotent (it makes something new).
     tool_makes_new: Vec<bool>,
@@ -407,6 +415,8 @@ impl FieldedBm25 {
                 .map(|_| std::sync::OnceLock::new())
                 .collect(),
             expansion_terms: std::sync::OnceLock::new(),
+            marked_terms: index.terms.prefix_range("#"),
+            id_shape_terms: index.terms.prefix_range(ID_SHAPE_MARK),
             index,
             n_tools,
             tool_effects: catalog.tools().iter().map(|t| t.effect()).collect(),
@@ -590,8 +600,7 @@ impl Retriever for FieldedBm25 {
                 if quoted_only.binary_search(&term).is_ok() {
                     weight *= self.config.quoted_weight;
                 }
-                if self.config.id_shape_weight != 1.0 && terms.term(term).starts_with(ID_SHAPE_MARK)
-                {
+                if self.config.id_shape_weight != 1.0 && self.id_shape_terms.contains(&term) {
                     weight *= self.config.id_shape_weight;
                 }
                 if self.config.shingle_weight != 1.0 && is_pair_term(terms.term(term)) {
@@ -820,6 +829,9 @@ impl FieldedBm25 {
                     .saturation
                     .push(pseudo_tf * (k1 + 1.0) / (pseudo_tf + k1));
             });
+            let n = self.n_tools as f64;
+            let df = combined.tools.len() as f64;
+            combined.idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
             combined
         })
     }
@@ -837,7 +849,7 @@ impl FieldedBm25 {
         // Character n-grams (`#…`) straddle word boundaries and would drown the signal in
         // unmatched bigrams; coverage counts the user's words only, unless there are no words.
         let counts_for_coverage = |term: &QueryTerm| {
-            term.is_own && (!self.index.terms.term(term.term).starts_with('#') || !has_word_terms)
+            term.is_own && (!self.marked_terms.contains(&term.term) || !has_word_terms)
         };
         if self.config.bm25f {
             let plans = self.bm25f_plans(weights, &counts_for_coverage);
@@ -902,18 +914,15 @@ impl FieldedBm25 {
         weights: &[QueryTerm],
         counts_for_coverage: &dyn Fn(&QueryTerm) -> bool,
     ) -> Vec<TermPlan<'a>> {
-        let n = self.n_tools as f64;
         let mut plans = Vec::with_capacity(weights.len());
         for term in weights {
             let combined = self.combined_postings(term.term);
             if combined.tools.is_empty() {
                 continue;
             }
-            let df = combined.tools.len() as f64;
-            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
             plans.push(TermPlan {
                 query_weight: term.weight,
-                idf,
+                idf: combined.idf,
                 counts_for_coverage: counts_for_coverage(term),
                 term: term.term,
                 postings: combined,
