@@ -634,10 +634,16 @@ impl Retriever for FieldedBm25 {
                 self.config.stem_weight,
             );
         }
-        let penalize_destructive = self.config.destructive_penalty != 1.0
-            && !Lexicon::builtin().has_destructive_intent(&prepared);
+        // Destructive intent is asked at most once (the read-only test needs it too).
+        let mut destructive_intent: Option<bool> = None;
+        let mut has_destructive_intent = || {
+            *destructive_intent
+                .get_or_insert_with(|| Lexicon::builtin().has_destructive_intent(&prepared))
+        };
+        let penalize_destructive =
+            self.config.destructive_penalty != 1.0 && !has_destructive_intent();
         let read_only = self.config.read_only_penalty != 1.0
-            && Lexicon::builtin().has_read_only_intent(&prepared);
+            && Lexicon::builtin().has_read_only_intent_with(&prepared, has_destructive_intent);
         let change =
             self.config.change_penalty != 1.0 && Lexicon::builtin().has_change_intent(&prepared);
 

@@ -347,9 +347,20 @@ impl Lexicon {
     /// Returns true if and only if the query only asks to look something up: it holds a cue
     /// of reading (a question, a lookup verb) and none of writing or destroying.
     pub fn has_read_only_intent(&self, query: &PreparedQuery) -> bool {
+        self.has_read_only_intent_with(query, || self.has_destructive_intent(query))
+    }
+
+    /// [`Lexicon::has_read_only_intent`], asking `has_destructive_intent` (the answer of
+    /// [`Lexicon::has_destructive_intent`] for `query`, perhaps known already) only when the
+    /// other cues leave it open.
+    pub fn has_read_only_intent_with(
+        &self,
+        query: &PreparedQuery,
+        has_destructive_intent: impl FnOnce() -> bool,
+    ) -> bool {
         cues(&compiled::READ).any(|p| query.contains(p, true))
             && !cues(&compiled::WRITE).any(|p| query.contains_order(p))
-            && !self.has_destructive_intent(query)
+            && !has_destructive_intent()
     }
 }
 
