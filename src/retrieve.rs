@@ -538,10 +538,11 @@ impl Retriever for FieldedBm25 {
         self.name
     }
 
-    /// Builds the term lookup table and every term's merged postings (otherwise built on a
-    /// term's first use).
+    /// Builds the term and stem lookup tables and every term's merged postings (otherwise
+    /// built on a term's first use).
     fn warm(&self, stop: &std::sync::atomic::AtomicBool) {
         self.index.terms.build_lookup();
+        self.index.stems.build_lookup();
         if !self.config.bm25f {
             return;
         }
