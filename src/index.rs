@@ -182,6 +182,18 @@ impl TermTable {
         &self.text[self.offsets[idx] as usize..self.offsets[idx + 1] as usize]
     }
 
+    /// The ids of the terms that start with `prefix`: one range, since ids follow sorted
+    /// term order.
+    pub fn prefix_range(&self, prefix: &str) -> std::ops::Range<u32> {
+        let below = |id: u32, with_prefix: bool| {
+            let term = self.term(id);
+            term < prefix || (with_prefix && term.starts_with(prefix))
+        };
+        let first = partition_ids(self.len() as u32, |id| below(id, false));
+        let end = partition_ids(self.len() as u32, |id| below(id, true));
+        first..end
+    }
+
     /// The id of `term`, if the catalog uses it (one hash probe once
     /// [`TermTable::build_lookup`] ran, else a binary search).
     pub fn id(&self, term: &str) -> Option<u32> {
@@ -215,6 +227,20 @@ impl TermTable {
         }
         None
     }
+}
+
+/// The first id below `len` for which `pred` is false (`pred` is true, then false).
+fn partition_ids(len: u32, pred: impl Fn(u32) -> bool) -> u32 {
+    let (mut lo, mut hi) = (0u32, len);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if pred(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
 }
 
 /// One field: postings per term id (compressed sparse rows) and the length of every tool.
@@ -294,6 +320,11 @@ impl StemGroups {
     }
 
     /// The ids of the terms whose stem is `stem`, ascending (empty if none).
+    /// Builds the stem table's hash table (see [`TermTable::build_lookup`]).
+    pub fn build_lookup(&self) {
+        self.stems.build_lookup();
+    }
+
     pub fn members(&self, stem: &str) -> &[u32] {
         match self.stems.id(stem) {
             Some(group) => {

@@ -363,6 +363,9 @@ struct CombinedPostings {
     /// frequencies) and looks up a field list only for [`TF_IN_LIST`]: a lookup per field
     /// and a search per tool saved, for 2 bytes per posting.
     tfs: Vec<u16>,
+    /// The term's BM25F idf `ln(1 + (N − df + 0.5)/(df + 0.5))`, df = `tools.len()`: computed
+    /// once here instead of per query (the same expression, so the same bits).
+    idf: f64,
 }
 
 /// Bits per field of [`CombinedPostings::tfs`].
@@ -410,6 +413,11 @@ pub struct FieldedBm25 {
     /// Per entry of `VALUE_WORDS`, its term ids, analysed on first use.
     value_terms: [std::sync::OnceLock<Vec<u32>>; 4],
     n_tools: usize,
+    /// The ids of the terms marked `#` (n-grams, pairs, identifier shapes) and of those marked
+    /// [`ID_SHAPE_MARK`]: ranges, since ids follow sorted term order (a query asks about
+    /// ~100 terms, each a cache miss into the term text otherwise).
+    marked_terms: std::ops::Range<u32>,
+    id_shape_terms: std::ops::Range<u32>,
     tool_effects: Vec<Option<Effect>>,
     /// Per tool: effect write and idempotency non_idempotent (it makes something new).
     tool_makes_new: Vec<bool>,
@@ -454,6 +462,8 @@ impl FieldedBm25 {
                 .collect(),
             expansion_terms: std::sync::OnceLock::new(),
             value_terms: Default::default(),
+            marked_terms: index.terms.prefix_range("#"),
+            id_shape_terms: index.terms.prefix_range(ID_SHAPE_MARK),
             index,
             n_tools,
             tool_effects: catalog.tools().iter().map(|t| t.effect()).collect(),
@@ -586,10 +596,11 @@ impl Retriever for FieldedBm25 {
         self.name
     }
 
-    /// Builds the term lookup table and every term's merged postings (otherwise built on a
-    /// term's first use).
+    /// Builds the term and stem lookup tables and every term's merged postings (otherwise
+    /// built on a term's first use).
     fn warm(&self, stop: &std::sync::atomic::AtomicBool) {
         self.index.terms.build_lookup();
+        self.index.stems.build_lookup();
         if !self.config.bm25f {
             return;
         }
@@ -648,8 +659,7 @@ impl Retriever for FieldedBm25 {
                 if quoted_only.binary_search(&term).is_ok() {
                     weight *= self.config.quoted_weight;
                 }
-                if self.config.id_shape_weight != 1.0 && terms.term(term).starts_with(ID_SHAPE_MARK)
-                {
+                if self.config.id_shape_weight != 1.0 && self.id_shape_terms.contains(&term) {
                     weight *= self.config.id_shape_weight;
                 }
                 if self.config.shingle_weight != 1.0 && is_pair_term(terms.term(term)) {
@@ -720,10 +730,16 @@ impl Retriever for FieldedBm25 {
                 self.config.stem_weight,
             );
         }
-        let penalize_destructive = self.config.destructive_penalty != 1.0
-            && !Lexicon::builtin().has_destructive_intent(&prepared);
+        // Destructive intent is asked at most once (the read-only test needs it too).
+        let mut destructive_intent: Option<bool> = None;
+        let mut has_destructive_intent = || {
+            *destructive_intent
+                .get_or_insert_with(|| Lexicon::builtin().has_destructive_intent(&prepared))
+        };
+        let penalize_destructive =
+            self.config.destructive_penalty != 1.0 && !has_destructive_intent();
         let read_only = self.config.read_only_penalty != 1.0
-            && Lexicon::builtin().has_read_only_intent(&prepared);
+            && Lexicon::builtin().has_read_only_intent_with(&prepared, has_destructive_intent);
         let change =
             self.config.change_penalty != 1.0 && Lexicon::builtin().has_change_intent(&prepared);
 
@@ -915,6 +931,9 @@ impl FieldedBm25 {
                     .saturation
                     .push(pseudo_tf * (k1 + 1.0) / (pseudo_tf + k1));
             });
+            let n = self.n_tools as f64;
+            let df = combined.tools.len() as f64;
+            combined.idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
             combined
         })
     }
@@ -932,7 +951,7 @@ impl FieldedBm25 {
         // Character n-grams (`#…`) straddle word boundaries and would drown the signal in
         // unmatched bigrams; coverage counts the user's words only, unless there are no words.
         let counts_for_coverage = |term: &QueryTerm| {
-            term.is_own && (!self.index.terms.term(term.term).starts_with('#') || !has_word_terms)
+            term.is_own && (!self.marked_terms.contains(&term.term) || !has_word_terms)
         };
         if self.config.bm25f {
             let plans = self.bm25f_plans(weights, &counts_for_coverage);
@@ -997,18 +1016,15 @@ impl FieldedBm25 {
         weights: &[QueryTerm],
         counts_for_coverage: &dyn Fn(&QueryTerm) -> bool,
     ) -> Vec<TermPlan<'a>> {
-        let n = self.n_tools as f64;
         let mut plans = Vec::with_capacity(weights.len());
         for term in weights {
             let combined = self.combined_postings(term.term);
             if combined.tools.is_empty() {
                 continue;
             }
-            let df = combined.tools.len() as f64;
-            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
             plans.push(TermPlan {
                 query_weight: term.weight,
-                idf,
+                idf: combined.idf,
                 counts_for_coverage: counts_for_coverage(term),
                 term: term.term,
                 postings: combined,

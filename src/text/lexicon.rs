@@ -69,13 +69,41 @@ fn split_phrasal_verb(words: &[String], form: &str) -> bool {
 pub struct PreparedQuery {
     lowered: String,
     words: Vec<String>,
+    /// A bit per hash of each character of `lowered` ([`char_bit`]): a clear bit proves the
+    /// character absent (a set one may be another character's).
+    chars: [u64; CHAR_WORDS],
+}
+
+/// The size of [`PreparedQuery::chars`] in 64-bit words (1,024 bits: a 60-character query
+/// sets ~6 % of them).
+const CHAR_WORDS: usize = 16;
+
+/// The word and bit of `ch` in [`PreparedQuery::chars`].
+fn char_bit(ch: char) -> (usize, u64) {
+    let hash = (ch as u32).wrapping_mul(0x9E37_79B1) >> 22;
+    ((hash / 64) as usize % CHAR_WORDS, 1 << (hash % 64))
 }
 
 impl PreparedQuery {
     pub fn new(query: &str) -> PreparedQuery {
         let lowered = normalize(query).to_lowercase();
         let words = forms::plain_words(&lowered);
-        PreparedQuery { lowered, words }
+        let mut chars = [0u64; CHAR_WORDS];
+        for ch in lowered.chars() {
+            let (word, bit) = char_bit(ch);
+            chars[word] |= bit;
+        }
+        PreparedQuery {
+            lowered,
+            words,
+            chars,
+        }
+    }
+
+    /// False when `ch` is certainly not in the query.
+    fn may_have_char(&self, ch: char) -> bool {
+        let (word, bit) = char_bit(ch);
+        self.chars[word] & bit != 0
     }
 
     /// The query, NFKC-normalized and lower-cased.
@@ -98,12 +126,10 @@ impl PreparedQuery {
         alone
     }
 
-    /// False when `text` is empty or its first character is not in the query: a cheap
-    /// rejection before a substring search (most cues are absent from most queries).
+    /// False when `text` is empty or one of its characters is certainly not in the query: a
+    /// cheap rejection before a substring search (most cues are absent from most queries).
     fn may_hold(&self, text: &str) -> bool {
-        text.chars()
-            .next()
-            .is_some_and(|c| self.lowered.contains(c))
+        !text.is_empty() && text.chars().all(|c| self.may_have_char(c))
     }
 
     /// Returns true if and only if `phrase` occurs in the query at a place `accept` takes.
@@ -209,10 +235,10 @@ impl Lexicon {
     fn touched_groups(&self, query: &PreparedQuery) -> Vec<bool> {
         let mut touched = vec![false; self.group_count()];
         let alone = &compiled::ALONE_TRIGGERS;
-        if alone
-            .iter()
-            .any(|t| char::from_u32(t[0]).is_some_and(|c| query.lowered.contains(c)))
-        {
+        if alone.iter().any(|t| {
+            char::from_u32(t[0])
+                .is_some_and(|c| query.may_have_char(c) && query.lowered.contains(c))
+        }) {
             for ch in query.alone_chars() {
                 let first = alone.partition_point(|t| t[0] < ch as u32);
                 for trigger in alone[first..].iter().take_while(|t| t[0] == ch as u32) {
@@ -352,9 +378,20 @@ impl Lexicon {
     /// Returns true if and only if the query only asks to look something up: it holds a cue
     /// of reading (a question, a lookup verb) and none of writing or destroying.
     pub fn has_read_only_intent(&self, query: &PreparedQuery) -> bool {
+        self.has_read_only_intent_with(query, || self.has_destructive_intent(query))
+    }
+
+    /// [`Lexicon::has_read_only_intent`], asking `has_destructive_intent` (the answer of
+    /// [`Lexicon::has_destructive_intent`] for `query`, perhaps known already) only when the
+    /// other cues leave it open.
+    pub fn has_read_only_intent_with(
+        &self,
+        query: &PreparedQuery,
+        has_destructive_intent: impl FnOnce() -> bool,
+    ) -> bool {
         cues(&compiled::READ).any(|p| query.contains(p, true))
             && !cues(&compiled::WRITE).any(|p| query.contains_order(p))
-            && !self.has_destructive_intent(query)
+            && !has_destructive_intent()
     }
 }
 
@@ -441,6 +478,20 @@ fn negated_words(before: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The character filter only rejects: every character of the query passes it, and a cue
+    /// it rejects is one a substring search does not find either.
+    #[test]
+    fn char_filter_never_rejects_a_present_character() {
+        let query = PreparedQuery::new("把「周报.xlsx」发到项目群，Who hasn't READ it? 🙂 ａｂｃ");
+        assert!(query.lowered.chars().all(|c| query.may_have_char(c)));
+        for cue in ["项目群", "who", "ｂ", "abc", "周报.x", "没读", "delete", ""] {
+            if !query.may_hold(cue) {
+                assert!(cue.is_empty() || !query.lowered.contains(cue), "{cue}");
+            }
+        }
+        assert!(query.may_hold("项目群") && query.may_hold("abc"));
+    }
 
     /// The trigger index must find exactly the groups a scan of every phrase finds.
     #[test]
