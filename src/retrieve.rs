@@ -86,6 +86,10 @@ fn name_static(name: &str) -> Option<&'static str> {
     RETRIEVERS.iter().copied().find(|n| *n == name)
 }
 
+/// How many English words `FieldedBm25` keeps WordNet's term ids for (a bound on the memory a
+/// long-running `serve` spends on them; a word beyond it is looked up each time).
+const WORDNET_CACHE_WORDS: usize = 50_000;
+
 /// What a value a request names stands for (see `Bm25Config::date_weight`,
 /// `Bm25Config::phone_weight`, `Bm25Config::money_weight`): a calendar date, a phone number, an
 /// amount of money, a time of day.
@@ -412,6 +416,10 @@ pub struct FieldedBm25 {
     expansion_terms: std::sync::OnceLock<Vec<std::sync::OnceLock<Vec<u32>>>>,
     /// Per entry of `VALUE_WORDS`, its term ids, analysed on first use.
     value_terms: [std::sync::OnceLock<Vec<u32>>; 4],
+    /// Per English query word, the term ids of the words WordNet relates to it, with
+    /// repetitions (filled on use, at most `WORDNET_CACHE_WORDS` words; only looked up, never
+    /// iterated, so its order cannot reach an answer).
+    wordnet_terms: std::sync::Mutex<std::collections::HashMap<String, Vec<u32>>>,
     n_tools: usize,
     /// The ids of the terms marked `#` (n-grams, pairs, identifier shapes) and of those marked
     /// [`ID_SHAPE_MARK`]: ranges, since ids follow sorted term order (a query asks about
@@ -462,6 +470,7 @@ impl FieldedBm25 {
                 .collect(),
             expansion_terms: std::sync::OnceLock::new(),
             value_terms: Default::default(),
+            wordnet_terms: Default::default(),
             marked_terms: index.terms.prefix_range("#"),
             id_shape_terms: index.terms.prefix_range(ID_SHAPE_MARK),
             index,
@@ -510,6 +519,28 @@ impl FieldedBm25 {
                 ids
             }),
             None => &[],
+        }
+    }
+
+    /// The term ids of the words WordNet relates to `word` (an English query word), with
+    /// repetitions, appended to `out`; cached per word.
+    fn wordnet_term_ids(&self, word: &str, out: &mut Vec<u32>) {
+        if let Ok(cache) = self.wordnet_terms.lock() {
+            if let Some(ids) = cache.get(word) {
+                out.extend_from_slice(ids);
+                return;
+            }
+        }
+        let mut ids = Vec::new();
+        crate::text::each_wordnet_related(word, &mut |w| {
+            self.analyzer
+                .each_term(w, &mut |term| ids.extend(self.index.terms.id(term)));
+        });
+        out.extend_from_slice(&ids);
+        if let Ok(mut cache) = self.wordnet_terms.lock() {
+            if cache.len() < WORDNET_CACHE_WORDS {
+                cache.insert(word.to_string(), ids);
+            }
         }
     }
 
@@ -715,10 +746,7 @@ impl Retriever for FieldedBm25 {
             // Words WordNet relates to the request's English words join like expansions.
             let mut related: Vec<u32> = Vec::new();
             for word in &english {
-                crate::text::each_wordnet_related(word, &mut |w| {
-                    self.analyzer
-                        .each_term(w, &mut |term| related.extend(terms.id(term)));
-                });
+                self.wordnet_term_ids(word, &mut related);
             }
             join_expansions(&mut weights, related, self.config.wn_weight);
         }
