@@ -377,3 +377,41 @@ fn invariant_release_builds_read_floats_like_test_builds() {
     assert_eq!(factor["default"].to_string(), "-3.5233447033367527e-147");
     assert_eq!(factor["enum"][0].to_string(), "2.638344616030823e-256");
 }
+
+/// `serve` keeps per-process caches (merged postings, lexicon phrases, WordNet's words per
+/// English query word): an answer must not depend on which requests came before it. The judged
+/// dev queries answered forwards and backwards give the same bytes, request by request.
+#[test]
+fn invariant_serve_answers_do_not_depend_on_request_order() {
+    let dev: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("qrels").join("dev.json")).expect("dev.json"),
+    )
+    .expect("dev JSON");
+    let requests: Vec<String> = dev["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .step_by(7)
+        .map(|case| {
+            let query: String = case["query"]
+                .as_str()
+                .expect("query")
+                .chars()
+                .take(256)
+                .collect();
+            json!({"version":"tool-search.v1","query":query}).to_string()
+        })
+        .collect();
+    assert!(requests.len() > 300, "{} requests", requests.len());
+    let answer = |batch: &[String]| {
+        let run = ts(&["serve"]).stdin(batch.join("\n") + "\n").run();
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout.lines().map(str::to_string).collect::<Vec<_>>()
+    };
+    let forwards = answer(&requests);
+    let reversed: Vec<String> = requests.iter().rev().cloned().collect();
+    let mut backwards = answer(&reversed);
+    backwards.reverse();
+    assert_eq!(forwards.len(), requests.len());
+    assert_eq!(forwards, backwards);
+}
