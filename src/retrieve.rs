@@ -146,16 +146,16 @@ pub struct Bm25Config {
     /// Snowball stem of a query word ("conviction" for "convicted"; 0 = off; docs/adr/0001).
     pub stem_weight: f64,
     /// Query-term weight of the terms of "date 日期" when the request names a calendar date
-    /// (`text::has_date`; 0 = off; docs/adr/0011's date addendum).
+    /// (`text::named_values`; 0 = off; docs/adr/0011's date addendum).
     pub date_weight: f64,
     /// Whether relative days (tomorrow, a weekday, 明天, 周三) count as dates too.
     pub date_relative: bool,
     /// Query-term weight of the terms of "phone mobile 手机 电话" when the request holds a
-    /// phone number (`text::has_phone`; 0 = off; docs/adr/0011's phone addendum).
+    /// phone number (`text::named_values`; 0 = off; docs/adr/0011's phone addendum).
     pub phone_weight: f64,
     /// Query-term weight of the terms of "amount 金额" when the request names an amount of
-    /// money (`text::has_money`), and of "time 时间" when it names a time of day
-    /// (`text::has_time_of_day`); 0 = off; docs/adr/0011's addendum on money and times.
+    /// money, and of "time 时间" when it names a time of day (`text::named_values`); 0 = off;
+    /// docs/adr/0011's addendum on money and times.
     pub money_weight: f64,
     pub time_weight: f64,
     /// Query-term weight of the words WordNet relates to the request's English words
@@ -502,6 +502,13 @@ impl FieldedBm25 {
         }
     }
 
+    /// Appends the ids of `text`'s terms, as the analyzer makes them, that the catalog has
+    /// (added words: lexicon phrases, value words, WordNet's words).
+    fn push_term_ids(&self, text: &str, ids: &mut Vec<u32>) {
+        self.analyzer
+            .each_term(text, &mut |term| ids.extend(self.index.terms.id(term)));
+    }
+
     /// The term ids of a lexicon phrase text, in text order (analysed once per retriever).
     fn expansion_term_ids(&self, text: u32) -> &[u32] {
         let cells = self.expansion_terms.get_or_init(|| {
@@ -512,10 +519,7 @@ impl FieldedBm25 {
         match cells.get(text as usize) {
             Some(cell) => cell.get_or_init(|| {
                 let mut ids = Vec::new();
-                self.analyzer
-                    .each_term(Lexicon::builtin().text(text), &mut |term| {
-                        ids.extend(self.index.terms.id(term));
-                    });
+                self.push_term_ids(Lexicon::builtin().text(text), &mut ids);
                 ids
             }),
             None => &[],
@@ -532,10 +536,7 @@ impl FieldedBm25 {
             }
         }
         let mut ids = Vec::new();
-        crate::text::each_wordnet_related(word, &mut |w| {
-            self.analyzer
-                .each_term(w, &mut |term| ids.extend(self.index.terms.id(term)));
-        });
+        crate::text::each_wordnet_related(word, &mut |w| self.push_term_ids(w, &mut ids));
         out.extend_from_slice(&ids);
         if let Ok(mut cache) = self.wordnet_terms.lock() {
             if cache.len() < WORDNET_CACHE_WORDS {
@@ -548,9 +549,7 @@ impl FieldedBm25 {
     fn value_term_ids(&self, kind: usize) -> &[u32] {
         self.value_terms[kind].get_or_init(|| {
             let mut ids = Vec::new();
-            self.analyzer.each_term(VALUE_WORDS[kind], &mut |term| {
-                ids.extend(self.index.terms.id(term))
-            });
+            self.push_term_ids(VALUE_WORDS[kind], &mut ids);
             ids
         })
     }
@@ -717,29 +716,20 @@ impl Retriever for FieldedBm25 {
             join_expansions(&mut weights, expanded, expansion_weight);
         }
         // A request naming a value wants a tool that takes one (docs/adr/0011).
-        let lowered = prepared.lowered();
-        let values = [
-            (
-                self.config.date_weight,
-                self.config.date_weight > 0.0
-                    && crate::text::has_date(lowered, self.config.date_relative),
-            ),
-            (
-                self.config.phone_weight,
-                self.config.phone_weight > 0.0 && crate::text::has_phone(lowered),
-            ),
-            (
-                self.config.money_weight,
-                self.config.money_weight > 0.0 && crate::text::has_money(lowered),
-            ),
-            (
-                self.config.time_weight,
-                self.config.time_weight > 0.0 && crate::text::has_time_of_day(lowered),
-            ),
+        // In `VALUE_WORDS` order.
+        let value_weights = [
+            self.config.date_weight,
+            self.config.phone_weight,
+            self.config.money_weight,
+            self.config.time_weight,
         ];
-        for (kind, (weight, found)) in values.into_iter().enumerate() {
-            if found {
-                join_expansions(&mut weights, self.value_term_ids(kind).to_vec(), weight);
+        if value_weights.iter().any(|&weight| weight > 0.0) {
+            let named = crate::text::named_values(prepared.lowered(), self.config.date_relative);
+            let found = [named.date, named.phone, named.money, named.time];
+            for (kind, weight) in value_weights.into_iter().enumerate() {
+                if found[kind] && weight > 0.0 {
+                    join_expansions(&mut weights, self.value_term_ids(kind).to_vec(), weight);
+                }
             }
         }
         if self.config.wn_weight > 0.0 && !english.is_empty() {

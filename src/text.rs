@@ -33,7 +33,7 @@ pub use forms::is_han;
 pub use han::fnv1a;
 pub use lexicon::{Lexicon, PreparedQuery};
 pub use quoted::split_quoted;
-pub use values::{has_date, has_money, has_phone, has_time_of_day};
+pub use values::{named_values, NamedValues};
 pub use wordnet::each_related as each_wordnet_related;
 
 use std::borrow::Cow;
@@ -617,18 +617,21 @@ mod tests {
         let pool: Vec<char> = "aeAZ09 .,，。！？：（）ａｚＡ０①ﬁ㈱ｶﾞﾞ\u{3000}\u{300}\u{301}\u{323}\u{345}\u{1100}\u{1161}\u{11A8}\u{AC00}\u{212B}\u{1E9B}\u{0F73}\u{0F71}\u{0F72}\u{309B}\u{3099}か發送消息é"
             .chars()
             .collect();
+        // xorshift64: a fixed pseudo-random sequence.
         let mut state = 0x2545_F491_4F6C_DD1Du64;
-        for _ in 0..20_000 {
-            let mut text = String::new();
-            for _ in 0..(state % 12) {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                text.push(pool[(state % pool.len() as u64) as usize]);
-            }
+        let mut next = || {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
+            state
+        };
+        let mut length = 0x2545_F491_4F6C_DD1Du64 % 12;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            for _ in 0..length {
+                text.push(pool[(next() % pool.len() as u64) as usize]);
+            }
+            length = next() % 12;
             assert_eq!(normalize(&text), whole(&text), "{text:?}");
         }
     }

@@ -5,8 +5,9 @@ order. Licence: src/text/WORDNET-LICENSE. Shipped table: `gen_wordnet.py 2` (doc
 
 Related words of a lemma: the single-word lemmas of its first SENSES synsets per part of speech
 (the order of index.*, which is frequency order), and the derivationally related forms ("+"
-pointers) of the lemma in those synsets. Only lower-case ASCII letters, 3 or more of them. An irregular inflection of WordNet's
-exception lists (children, better) gets its base and the base's related words.
+pointers) of the lemma in those synsets. Only lower-case ASCII letters, 3 or more of them. An
+irregular inflection of WordNet's exception lists (children, better) gets its base and the
+base's related words.
 
 usage: gen_wordnet.py SENSES [WORDNET_DIR] > wordnet_words.txt
 """
@@ -37,6 +38,13 @@ def load_data(name):
             out[offset] = (words, ptrs)
     return out
 
+def add(rel, word, owner):
+    """Appends `word` (a WordNet lemma, without its adjective marker) to `rel`, the related
+    words of `owner`, if it is a plain word, not `owner` itself, and not there yet."""
+    word = re.sub(r"\(.*\)$", "", word)
+    if WORD.match(word) and word != owner and word not in rel:
+        rel.append(word)
+
 data = {POS[n]: load_data(n) for n in POS}
 data["s"] = data["a"]
 related = {}
@@ -49,24 +57,19 @@ for name, pos in POS.items():
             lemma = parts[0]
             if not WORD.match(lemma):
                 continue
-            p_cnt = int(parts[3])
             synset_cnt = int(parts[2])
             offsets = parts[-synset_cnt:]
             rel = related.setdefault(lemma, [])
             for off in offsets[:SENSES]:
                 words, ptrs = data[pos][off]
                 for w in words:
-                    w = re.sub(r"\(.*\)$", "", w)
-                    if WORD.match(w) and w != lemma and w not in rel:
-                        rel.append(w)
+                    add(rel, w, lemma)
                 me = words.index(lemma) + 1 if lemma in words else 0
                 for sym, toff, tpos, src, tgt in ptrs:
                     if sym == "+" and (src == me or src == 0) and me:
                         twords = data[tpos][toff][0]
                         if tgt and tgt <= len(twords):
-                            w = re.sub(r"\(.*\)$", "", twords[tgt - 1])
-                            if WORD.match(w) and w != lemma and w not in rel:
-                                rel.append(w)
+                            add(rel, twords[tgt - 1], lemma)
 # Irregular inflections (WordNet's exception lists): the inflected form gets its base's words
 # and the base itself.
 for name in POS:
@@ -79,8 +82,7 @@ for name in POS:
             rel = related.setdefault(form, [])
             for base in bases:
                 for w in [base] + related.get(base, []):
-                    if WORD.match(w) and w != form and w not in rel:
-                        rel.append(w)
+                    add(rel, w, form)
 out = sys.stdout
 for lemma in sorted(related):
     if related[lemma]:

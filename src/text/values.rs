@@ -248,15 +248,45 @@ fn day_month(at: &mut At<'_, '_>) -> bool {
     at.word(is_month)
 }
 
-/// Returns true if and only if the (NFKC, lower-cased) text names a calendar date: an
-/// explicit one, or with `relative` also tomorrow, yesterday, a weekday, 明天, 周三 … ("today"
-/// and 今天 never count: a tool for current conditions takes no date).
-pub fn has_date(lowered: &str, relative: bool) -> bool {
-    // Every explicit form holds a digit or 月; most requests hold neither.
-    if !relative && !lowered.bytes().any(|b| b.is_ascii_digit()) && !lowered.contains('月') {
-        return false;
+/// Which values a request names (see [`named_values`]).
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct NamedValues {
+    /// A calendar date: an explicit one, or with `relative_dates` also tomorrow, yesterday, a
+    /// weekday, 明天, 周三 … ("today" and 今天 never count: a tool for current conditions takes
+    /// no date).
+    pub date: bool,
+    /// A phone number: a Chinese mobile number (`13912345678`, `139 1234 5678`, `+86 139…`), a
+    /// number opened by `+` with 8 to 15 digits, a North American `(415) 555-0199` /
+    /// `415-555-0199`, or a Chinese landline `0571-88886666`; never a number inside a word or an
+    /// identifier (`u_13800001111`).
+    pub phone: bool,
+    /// An amount of money: a currency sign before digits (`$120`, `¥ 350`), or digits before a
+    /// currency word (`350元`, `80 块`, `200 usd`).
+    pub money: bool,
+    /// A time of day: `9:30`, `14:00`, `3pm`, `10 am`, or a part of the day followed by a number
+    /// and 点 (`下午三点`, `上午 10 点`).
+    pub time: bool,
+}
+
+/// The values the (NFKC, lower-cased) text names. The text is scanned into tokens once, and only
+/// when a detector can use them: every explicit form holds a digit or 月, and most requests hold
+/// neither.
+pub fn named_values(lowered: &str, relative_dates: bool) -> NamedValues {
+    let has_digit = lowered.bytes().any(|b| b.is_ascii_digit());
+    let tokens = if has_digit || relative_dates || lowered.contains('月') {
+        tokens(lowered)
+    } else {
+        Vec::new()
+    };
+    NamedValues {
+        date: date_in(&tokens, lowered, relative_dates),
+        phone: has_digit && phone_in(&tokens, lowered),
+        money: has_digit && money_in(&tokens),
+        time: time_in(&tokens, lowered),
     }
-    let tokens = tokens(lowered);
+}
+
+fn date_in(tokens: &[Token<'_>], lowered: &str, relative: bool) -> bool {
     let patterns: [fn(&mut At<'_, '_>) -> bool; 5] =
         [year_first, year_last, han_month_day, month_day, day_month];
     for start in 0..tokens.len() {
@@ -271,11 +301,8 @@ pub fn has_date(lowered: &str, relative: bool) -> bool {
             continue;
         }
         for pattern in patterns {
-            let mut at = At {
-                tokens: &tokens,
-                pos: start,
-            };
-            if pattern(&mut at) && !ends_inside_a_word(&tokens, at.pos) {
+            let mut at = At { tokens, pos: start };
+            if pattern(&mut at) && !ends_inside_a_word(tokens, at.pos) {
                 return true;
             }
         }
@@ -371,15 +398,10 @@ fn is_phone(groups: &[usize], digits: &str, plus: bool) -> bool {
     matches!(groups, [3, 3, 4]) || (matches!(groups, [3 | 4, 7 | 8]) && digits.starts_with('0'))
 }
 
-/// Returns true if and only if the (NFKC, lower-cased) text holds a phone number: a Chinese
-/// mobile number (`13912345678`, `139 1234 5678`, `+86 139…`), a number opened by `+` with
-/// 8 to 15 digits, a North American `(415) 555-0199` / `415-555-0199`, or a Chinese landline
-/// `0571-88886666`. A number inside a word or an identifier (`u_13800001111`) is none.
-pub fn has_phone(lowered: &str) -> bool {
+fn phone_in(tokens: &[Token<'_>], lowered: &str) -> bool {
     if lowered.bytes().filter(u8::is_ascii_digit).count() < 8 {
         return false;
     }
-    let tokens = tokens(lowered);
     (0..tokens.len()).any(|start| {
         let glued_before = start > 0
             && matches!(
@@ -389,7 +411,7 @@ pub fn has_phone(lowered: &str) -> bool {
         if glued_before {
             return false;
         }
-        let Some((groups, digits, plus, end)) = digit_groups(&tokens, start) else {
+        let Some((groups, digits, plus, end)) = digit_groups(tokens, start) else {
             return false;
         };
         let glued_after = matches!(tokens.get(end), Some(Token::Letters(_) | Token::Char('_')));
@@ -403,13 +425,7 @@ const CURRENCY_WORDS: [&str; 9] = [
 ];
 const CURRENCY_HAN: [&str; 4] = ["万元", "美元", "元", "块"];
 
-/// Returns true if and only if the text names an amount of money: a currency sign before
-/// digits (`$120`, `¥ 350`), or digits before a currency word (`350元`, `80 块`, `200 usd`).
-pub fn has_money(lowered: &str) -> bool {
-    if !lowered.bytes().any(|b| b.is_ascii_digit()) {
-        return false;
-    }
-    let tokens = tokens(lowered);
+fn money_in(tokens: &[Token<'_>]) -> bool {
     (0..tokens.len()).any(|i| {
         let sign_before = matches!(tokens[i], Token::Char(c) if CURRENCY_SIGNS.contains(c)) && {
             let next = if tokens.get(i + 1) == Some(&Token::Space) {
@@ -453,13 +469,9 @@ pub fn has_money(lowered: &str) -> bool {
 const DAY_PARTS: [&str; 7] = ["上午", "下午", "晚上", "早上", "中午", "凌晨", "傍晚"];
 
 /// `9:30`, `14:00`, `3pm`, `10 am`.
-fn has_clock_time(lowered: &str) -> bool {
-    let tokens = tokens(lowered);
+fn clock_time_in(tokens: &[Token<'_>]) -> bool {
     (0..tokens.len()).any(|i| {
-        let mut at = At {
-            tokens: &tokens,
-            pos: i,
-        };
+        let mut at = At { tokens, pos: i };
         let glued = i > 0 && matches!(tokens[i - 1], Token::Digits(_) | Token::Char(':'));
         if glued || !at.digits(2, 0..=23) {
             return false;
@@ -473,20 +485,14 @@ fn has_clock_time(lowered: &str) -> bool {
         if hh_mm {
             return true;
         }
-        let mut at = At {
-            tokens: &tokens,
-            pos: i + 1,
-        };
+        let mut at = At { tokens, pos: i + 1 };
         at.skip_space();
         at.word(|w| w == "am" || w == "pm") && !matches!(at.peek(), Some(Token::Letters(_)))
     })
 }
 
-/// Returns true if and only if the text names a time of day: `9:30`, `14:00`, `3pm`,
-/// `10 am`, or a part of the day followed by a number and 点 (`下午三点`, `上午 10 点`).
-pub fn has_time_of_day(lowered: &str) -> bool {
-    let clock = lowered.bytes().any(|b| b.is_ascii_digit()) && has_clock_time(lowered);
-    clock
+fn time_in(tokens: &[Token<'_>], lowered: &str) -> bool {
+    clock_time_in(tokens)
         || DAY_PARTS.iter().any(|part| {
             lowered.match_indices(part).any(|(at, _)| {
                 let rest = lowered[at + part.len()..].trim_start();
@@ -506,7 +512,23 @@ pub fn has_time_of_day(lowered: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{has_date, has_money, has_phone, has_time_of_day};
+    use super::named_values;
+
+    fn has_date(text: &str, relative: bool) -> bool {
+        named_values(text, relative).date
+    }
+
+    fn has_phone(text: &str) -> bool {
+        named_values(text, false).phone
+    }
+
+    fn has_money(text: &str) -> bool {
+        named_values(text, false).money
+    }
+
+    fn has_time_of_day(text: &str) -> bool {
+        named_values(text, false).time
+    }
 
     #[test]
     fn explicit_dates_are_found_in_every_form() {
