@@ -652,12 +652,13 @@ impl Retriever for FieldedBm25 {
         let mut word_terms = 0usize;
         let mut own: Vec<u32> = Vec::new();
         // The query's English words, also those the catalog lacks ("convicted"), for stem
-        // siblings.
+        // siblings and WordNet's words.
         let mut english: Vec<String> = Vec::new();
+        let english_wanted = self.config.stem_weight > 0.0 || self.config.wn_weight > 0.0;
         self.analyzer.each_term(query, &mut |term| {
             word_terms += usize::from(!term.starts_with('#'));
             own.extend(terms.id(term));
-            if self.config.stem_weight > 0.0 && is_english_word(term) {
+            if english_wanted && is_english_word(term) {
                 english.push(term.to_string());
             }
         });
@@ -740,7 +741,7 @@ impl Retriever for FieldedBm25 {
             }
             join_expansions(&mut weights, related, self.config.wn_weight);
         }
-        if !english.is_empty() {
+        if self.config.stem_weight > 0.0 && !english.is_empty() {
             // Stem siblings join like expansions, never doubling a term the query has.
             join_expansions(
                 &mut weights,
@@ -1347,8 +1348,11 @@ mod tests {
         }])
         .unwrap();
         let search = |stem_weight: f64| {
+            // WordNet's words (ADR 0014) would also join "convicted" to "conviction": off, so
+            // only the stem siblings are measured.
             let config = Bm25Config {
                 stem_weight,
+                wn_weight: 0.0,
                 ..Bm25Config::DEFAULT
             };
             let retriever = FieldedBm25::new("fielded_bm25", config, &catalog);
