@@ -1094,28 +1094,32 @@ impl FieldedBm25 {
         if limit == 0 {
             return None;
         }
+        // Under the coordination factor, each tool's covered idf too, in the same pass: every
+        // tool of a term's postings has a positive part (fields weighted 0 have no lists), so
+        // these are the sums scoring makes, in its order, and the factor is the one the
+        // tool's hit gets.
         let total = &mut scratch.total;
-        for plan in plans {
-            let weight = plan.query_weight * plan.idf;
-            for (&tool, &saturation) in plan.postings.tools.iter().zip(&plan.postings.saturation) {
-                if let Some(slot) = total.get_mut(tool as usize) {
-                    *slot += weight * saturation;
-                }
-            }
-        }
-        // Under the coordination factor, each tool's covered idf: every tool of a term's
-        // postings has a positive part (fields weighted 0 have no lists), so these are the
-        // sums scoring makes, in its order, and the factor is the one the tool's hit gets.
         let covers = &mut scratch.covers;
         let mut own_idf_total = 0.0;
-        if scale.coord > 0.0 {
-            for plan in plans.iter().filter(|plan| plan.counts_for_coverage) {
-                for &tool in &plan.postings.tools {
-                    if let Some(slot) = covers.get_mut(tool as usize) {
-                        *slot += plan.idf;
+        for plan in plans {
+            let weight = plan.query_weight * plan.idf;
+            let postings = plan.postings.tools.iter().zip(&plan.postings.saturation);
+            if scale.coord > 0.0 && plan.counts_for_coverage {
+                for (&tool, &saturation) in postings {
+                    if let (Some(slot), Some(cover)) =
+                        (total.get_mut(tool as usize), covers.get_mut(tool as usize))
+                    {
+                        *slot += weight * saturation;
+                        *cover += plan.idf;
                     }
                 }
                 own_idf_total += plan.idf;
+            } else {
+                for (&tool, &saturation) in postings {
+                    if let Some(slot) = total.get_mut(tool as usize) {
+                        *slot += weight * saturation;
+                    }
+                }
             }
         }
         let factor = |tool: usize, covered: f64| {
