@@ -35,6 +35,7 @@ pub struct Hit {
     pub score: f64,
     /// Weighted contribution of each field, in [`Field::ALL`] order.
     pub fields: [f64; N_FIELDS],
+    /// The intent and product multipliers times the coordination factor.
     pub multiplier: f64,
     /// Share of the query's idf mass this tool matched (original query terms only).
     pub coverage: f64,
@@ -827,13 +828,13 @@ impl Retriever for FieldedBm25 {
                     let fields = scratch.scores[tool as usize];
                     let covered = scratch.covered[tool as usize];
                     let sum: f64 = fields.iter().sum();
-                    let multiplier = multiplier(tool);
+                    let multiplier = multiplier(tool) * coord_factor(coord, covered, own_idf_total);
                     let coverage = if own_idf_total > 0.0 {
                         covered / own_idf_total
                     } else {
                         0.0
                     };
-                    let score = sum * multiplier * coord_factor(coord, covered, own_idf_total);
+                    let score = sum * multiplier;
                     let confident = (fields[0] > 0.0 || fields[1] > 0.0)
                         && coverage >= self.config.min_coverage;
                     (score > 0.0).then_some(Hit {

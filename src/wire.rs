@@ -156,7 +156,7 @@ pub struct ScoreBreakdown {
     pub total: f64,
     pub fields: BTreeMap<String, f64>,
     /// Multiplier applied after the field sum (1 unless a ranking rule such as the
-    /// destructive-intent penalty fired).
+    /// destructive-intent penalty or, in a long request, the coordination factor applied).
     pub multiplier: f64,
     /// Share of the query's idf mass the tool matched (the weak-match signal).
     pub coverage: f64,
