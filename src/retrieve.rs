@@ -87,9 +87,36 @@ fn name_static(name: &str) -> Option<&'static str> {
     RETRIEVERS.iter().copied().find(|n| *n == name)
 }
 
-/// How many English words `FieldedBm25` keeps WordNet's term ids for (a bound on the memory a
-/// long-running `serve` spends on them; a word beyond it is looked up each time).
-const WORDNET_CACHE_WORDS: usize = 50_000;
+/// How many English words `FieldedBm25` keeps WordNet's term ids, and typo corrections, for
+/// (a bound on the memory a long-running `serve` spends on each; a word beyond it is looked
+/// up each time).
+const WORD_CACHE_WORDS: usize = 50_000;
+
+/// Per English query word, term ids worked out from the word alone (filled on use, at most
+/// [`WORD_CACHE_WORDS`] words; only looked up, never iterated, so its order cannot reach an
+/// answer).
+#[derive(Default)]
+struct WordCache(std::sync::Mutex<std::collections::HashMap<String, Vec<u32>>>);
+
+impl WordCache {
+    /// Appends `word`'s ids to `out`, computing them with `compute` on a miss.
+    fn extend(&self, word: &str, out: &mut Vec<u32>, compute: impl FnOnce(&mut Vec<u32>)) {
+        if let Ok(cache) = self.0.lock() {
+            if let Some(ids) = cache.get(word) {
+                out.extend_from_slice(ids);
+                return;
+            }
+        }
+        let mut ids = Vec::new();
+        compute(&mut ids);
+        out.extend_from_slice(&ids);
+        if let Ok(mut cache) = self.0.lock() {
+            if cache.len() < WORD_CACHE_WORDS {
+                cache.insert(word.to_string(), ids);
+            }
+        }
+    }
+}
 
 /// What a value a request names stands for (see `Bm25Config::date_weight`,
 /// `Bm25Config::phone_weight`, `Bm25Config::money_weight`): a calendar date, a phone number, an
@@ -162,6 +189,10 @@ pub struct Bm25Config {
     /// Query-term weight of the words WordNet relates to the request's English words
     /// (`text::each_wordnet_related`; 0 = off; docs/adr/0014).
     pub wn_weight: f64,
+    /// Query-term weight of the catalog's words one edit away from an English request word
+    /// of five letters or more that the catalog lacks (a typo: "calender" → "calendar"; 0 =
+    /// off; docs/adr/0014's typo addendum).
+    pub typo_weight: f64,
     /// A hit is confident only if it matched at least this share of the query's idf mass
     /// (0 = every hit with an identity or summary match is confident).
     pub min_coverage: f64,
@@ -226,6 +257,7 @@ impl Bm25Config {
             "money_weight" => self.money_weight = number()?,
             "time_weight" => self.time_weight = number()?,
             "wn_weight" => self.wn_weight = number()?,
+            "typo_weight" => self.typo_weight = number()?,
             "min_coverage" => self.min_coverage = number()?,
             "coord" => self.coord = number()?,
             "product_boost" => self.product_boost = number()?,
@@ -288,6 +320,7 @@ impl Bm25Config {
         money_weight: 0.2,
         time_weight: 0.2,
         wn_weight: 0.2,
+        typo_weight: 0.3,
         min_coverage: 0.0,
         coord: 0.3,
         product_boost: 1.0,
@@ -330,6 +363,7 @@ impl Bm25Config {
         money_weight: 0.0,
         time_weight: 0.0,
         wn_weight: 0.0,
+        typo_weight: 0.0,
         min_coverage: 0.0,
         coord: 0.0,
         product_boost: 1.0,
@@ -426,9 +460,10 @@ pub struct FieldedBm25 {
     /// Per entry of `VALUE_WORDS`, its term ids, analysed on first use.
     value_terms: [std::sync::OnceLock<Vec<u32>>; 4],
     /// Per English query word, the term ids of the words WordNet relates to it, with
-    /// repetitions (filled on use, at most `WORDNET_CACHE_WORDS` words; only looked up, never
-    /// iterated, so its order cannot reach an answer).
-    wordnet_terms: std::sync::Mutex<std::collections::HashMap<String, Vec<u32>>>,
+    /// repetitions.
+    wordnet_terms: WordCache,
+    /// Per English query word the catalog lacks, the ids of its terms one edit away.
+    typo_terms: WordCache,
     n_tools: usize,
     /// The ids of the terms marked `#` (n-grams, pairs, identifier shapes) and of those marked
     /// [`ID_SHAPE_MARK`]: ranges, since ids follow sorted term order (a query asks about
@@ -480,6 +515,7 @@ impl FieldedBm25 {
             expansion_terms: std::sync::OnceLock::new(),
             value_terms: Default::default(),
             wordnet_terms: Default::default(),
+            typo_terms: Default::default(),
             marked_terms: index.terms.prefix_range("#"),
             id_shape_terms: index.terms.prefix_range(ID_SHAPE_MARK),
             index,
@@ -538,20 +574,20 @@ impl FieldedBm25 {
     /// The term ids of the words WordNet relates to `word` (an English query word), with
     /// repetitions, appended to `out`; cached per word.
     fn wordnet_term_ids(&self, word: &str, out: &mut Vec<u32>) {
-        if let Ok(cache) = self.wordnet_terms.lock() {
-            if let Some(ids) = cache.get(word) {
-                out.extend_from_slice(ids);
-                return;
-            }
-        }
-        let mut ids = Vec::new();
-        crate::text::each_wordnet_related(word, &mut |w| self.push_term_ids(w, &mut ids));
-        out.extend_from_slice(&ids);
-        if let Ok(mut cache) = self.wordnet_terms.lock() {
-            if cache.len() < WORDNET_CACHE_WORDS {
-                cache.insert(word.to_string(), ids);
-            }
-        }
+        self.wordnet_terms.extend(word, out, |ids| {
+            crate::text::each_wordnet_related(word, &mut |w| self.push_term_ids(w, ids));
+        });
+    }
+
+    /// The ids of the catalog's terms one edit away from `word` (an English query word of at
+    /// least [`TYPO_MIN_LETTERS`] letters the catalog lacks), appended to `out`; cached per
+    /// word.
+    fn typo_term_ids(&self, word: &str, out: &mut Vec<u32>) {
+        self.typo_terms.extend(word, out, |ids| {
+            each_one_edit_away(word, &mut |candidate| {
+                ids.extend(self.index.terms.id(candidate))
+            });
+        });
     }
 
     /// The term ids of `VALUE_WORDS[kind]`, analysed on first use.
@@ -663,7 +699,9 @@ impl Retriever for FieldedBm25 {
         // The query's English words, also those the catalog lacks ("convicted"), for stem
         // siblings and WordNet's words.
         let mut english: Vec<String> = Vec::new();
-        let english_wanted = self.config.stem_weight > 0.0 || self.config.wn_weight > 0.0;
+        let english_wanted = self.config.stem_weight > 0.0
+            || self.config.wn_weight > 0.0
+            || self.config.typo_weight > 0.0;
         self.analyzer.each_term(query, &mut |term| {
             word_terms += usize::from(!term.starts_with('#'));
             own.extend(terms.id(term));
@@ -749,6 +787,18 @@ impl Retriever for FieldedBm25 {
                 self.wordnet_term_ids(word, &mut related);
             }
             join_expansions(&mut weights, related, self.config.wn_weight);
+        }
+        if self.config.typo_weight > 0.0 && !english.is_empty() {
+            // The catalog's words one edit away from a word it lacks join like expansions.
+            let mut corrected: Vec<u32> = Vec::new();
+            for word in &english {
+                if word.len() >= TYPO_MIN_LETTERS && terms.id(word).is_none() {
+                    self.typo_term_ids(word, &mut corrected);
+                }
+            }
+            corrected.sort_unstable();
+            corrected.dedup();
+            join_expansions(&mut weights, corrected, self.config.typo_weight);
         }
         if self.config.stem_weight > 0.0 && !english.is_empty() {
             // Stem siblings join like expansions, never doubling a term the query has.
@@ -1235,6 +1285,51 @@ fn coord_factor(coord: f64, covered: f64, own_idf_total: f64) -> f64 {
     }
 }
 
+/// A request word shorter than this is never taken for a typo (short words have too many
+/// neighbours one edit away).
+const TYPO_MIN_LETTERS: usize = 5;
+
+/// Calls `f` with every lower-case word one edit from `word` (a deletion, a transposition of
+/// neighbours, a substitution or an insertion of a letter a–z), possibly more than once.
+fn each_one_edit_away(word: &str, f: &mut dyn FnMut(&str)) {
+    let letters = word.as_bytes();
+    let mut buffer: Vec<u8> = Vec::with_capacity(letters.len() + 1);
+    let mut emit = |buffer: &[u8]| {
+        if let Ok(candidate) = std::str::from_utf8(buffer) {
+            f(candidate);
+        }
+    };
+    for at in 0..letters.len() {
+        buffer.clear();
+        buffer.extend_from_slice(&letters[..at]);
+        buffer.extend_from_slice(&letters[at + 1..]);
+        emit(&buffer);
+        if at + 1 < letters.len() {
+            buffer.clear();
+            buffer.extend_from_slice(letters);
+            buffer.swap(at, at + 1);
+            emit(&buffer);
+        }
+        for letter in b'a'..=b'z' {
+            if letter != letters[at] {
+                buffer.clear();
+                buffer.extend_from_slice(letters);
+                buffer[at] = letter;
+                emit(&buffer);
+            }
+        }
+    }
+    for at in 0..=letters.len() {
+        for letter in b'a'..=b'z' {
+            buffer.clear();
+            buffer.extend_from_slice(&letters[..at]);
+            buffer.push(letter);
+            buffer.extend_from_slice(&letters[at..]);
+            emit(&buffer);
+        }
+    }
+}
+
 /// A term's BM25F contribution to a tool with pseudo term frequency `pseudo_tf`.
 fn term_score(query_weight: f64, idf: f64, pseudo_tf: f64, k1: f64) -> f64 {
     query_weight * idf * pseudo_tf * (k1 + 1.0) / (pseudo_tf + k1)
@@ -1431,6 +1526,47 @@ mod tests {
         assert_eq!(search(0.2), ["law.list_cases", "law.find_records"]);
         assert_eq!(crate::text::english_stem("convicted"), "convict");
         assert_eq!(crate::text::english_stem("conviction"), "convict");
+    }
+
+    /// A misspelt English word of five letters or more that the catalog lacks reaches the
+    /// tool with the word one edit away ("calender" → "calendar", "recieve" → "receive"); a
+    /// shorter one ("mial") and a word the catalog has are left alone.
+    #[test]
+    fn typos_reach_the_words_one_edit_away() {
+        let catalog = Catalog::build(&[SourceFile {
+            name: "t.json".into(),
+            text: r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
+                {"canonical_path":"p.cal","name":"cal","description":"Open the shared calendar."},
+                {"canonical_path":"p.inbox","name":"inbox","description":"Receive mail in the inbox."},
+                {"canonical_path":"p.notes","name":"notes","description":"Take notes."}]}]}"#
+                .into(),
+        }])
+        .unwrap();
+        let search = |typo_weight: f64, query: &str| {
+            let config = Bm25Config {
+                typo_weight,
+                ..Bm25Config::DEFAULT
+            };
+            let retriever = FieldedBm25::new("fielded_bm25", config, &catalog);
+            retriever
+                .search(query, &[true; 3], 10)
+                .iter()
+                .map(|hit| catalog.tool(hit.tool).def.canonical_path.clone())
+                .collect::<Vec<_>>()
+        };
+        assert!(search(0.0, "my calender please").is_empty());
+        assert_eq!(search(0.3, "my calender please"), ["p.cal"]);
+        assert_eq!(search(0.3, "recieve it"), ["p.inbox"]);
+        assert!(search(0.3, "mial").is_empty());
+        // "notes" is the catalog's own word: nothing one edit away ("note", "votes") joins.
+        assert_eq!(search(0.3, "notes"), ["p.notes"]);
+        let mut edits = Vec::new();
+        each_one_edit_away("abc", &mut |word| edits.push(word.to_string()));
+        // 3 deletions, 2 swaps, 3 × 25 substitutions, 4 × 26 insertions.
+        assert_eq!(edits.len(), 3 + 2 + 75 + 104);
+        for expected in ["bc", "bac", "abd", "xabc", "abcz"] {
+            assert!(edits.iter().any(|e| e == expected), "{expected}");
+        }
     }
 
     /// A term frequency too large for `CombinedPostings::tfs` is read from the field's list:
