@@ -359,7 +359,12 @@ impl Bm25Config {
 #[derive(Debug, Default)]
 struct CombinedPostings {
     tools: Vec<ToolId>,
-    saturation: Vec<f64>,
+    /// The saturations rounded to `f32`: only [`FieldedBm25::prune`]'s bound reads them (8
+    /// bytes a posting to stream instead of 12); exact scores never do.
+    saturation: Vec<f32>,
+    /// Whether every saturation lies in [`F32_SAFE`], so that `f32` arithmetic on them keeps
+    /// its relative error bound (no underflow, no overflow).
+    f32_safe: bool,
     /// Per tool, [`TF_BITS`] bits per field (field `f` at bit `f · TF_BITS`): 0 when the
     /// field's part is 0 (it lacks the term), the field's term frequency when it is
     /// 1..[`TF_IN_LIST`], else [`TF_IN_LIST`]. [`FieldedBm25::score_candidates`] rebuilds a
@@ -847,7 +852,7 @@ struct Scratch {
     matched: Vec<ToolId>,
     own_idf_total: f64,
     /// [`FieldedBm25::prune`]'s one total per tool (all zero between queries).
-    total: Vec<f64>,
+    total: Vec<f32>,
     /// Per tool, whether [`FieldedBm25::score_candidates`] scores it (all false between
     /// queries).
     is_candidate: Vec<bool>,
@@ -939,16 +944,17 @@ impl FieldedBm25 {
         self.combined[term as usize].get_or_init(|| {
             let k1 = self.config.k1;
             let mut combined = Box::<CombinedPostings>::default();
+            combined.f32_safe = true;
             self.for_each_row(&self.field_lists(term), |tool, row, tfs| {
                 let pseudo_tf: f64 = row.iter().sum();
                 let codes = (0..N_FIELDS).fold(0u16, |codes, field_idx| {
                     codes | tf_code(row[field_idx], tfs[field_idx]) << (field_idx * TF_BITS)
                 });
+                let saturation = pseudo_tf * (k1 + 1.0) / (pseudo_tf + k1);
+                combined.f32_safe &= F32_SAFE.contains(&saturation);
                 combined.tools.push(tool);
                 combined.tfs.push(codes);
-                combined
-                    .saturation
-                    .push(pseudo_tf * (k1 + 1.0) / (pseudo_tf + k1));
+                combined.saturation.push(saturation as f32);
             });
             let n = self.n_tools as f64;
             let df = combined.tools.len() as f64;
@@ -1056,12 +1062,16 @@ impl FieldedBm25 {
     /// tool, or `None` when every touched tool has to be scored anyway.
     ///
     /// Each term adds `query_weight · idf · saturation` (its whole BM25F contribution, which
-    /// the exact path splits over fields) to one total per tool. That total equals the exact
-    /// field sum up to float rounding (~1e-15 relative), so with θ the `limit`-th best total
-    /// (times the tool's multiplier), a tool below θ by more than [`BOUND_SLACK`] (relative)
-    /// plus two [`SCORE_ROUNDING`] steps ranks strictly below `limit` others even after
-    /// rounding. The survivors are then scored exactly like every tool would be
-    /// ([`FieldedBm25::score_candidates`]): same hits, same bits.
+    /// the exact path splits over fields) to one total per tool. That total is summed in `f32`
+    /// (half the bytes to stream and to scatter into): with `m` terms, every factor rounded
+    /// to `f32` and every contribution non-negative, it is within `(m + 2) · f32::EPSILON`
+    /// (relative) of the real sum, and the exact field sum is within ~1e-15 of that. So with
+    /// θ the `limit`-th best total (times the tool's multiplier), a tool below θ by more than
+    /// that plus [`BOUND_SLACK`] (relative) plus two [`SCORE_ROUNDING`] steps ranks strictly
+    /// below `limit` others even after rounding. The survivors are then scored exactly like
+    /// every tool would be ([`FieldedBm25::score_candidates`]): same hits, same bits. Weights
+    /// or saturations outside [`F32_SAFE`] (never with the shipped configurations) score
+    /// every tool instead.
     fn prune(
         &self,
         plans: &[TermPlan<'_>],
@@ -1073,9 +1083,17 @@ impl FieldedBm25 {
         if limit == 0 {
             return None;
         }
+        let safe = |plan: &TermPlan<'_>| {
+            let weight = plan.query_weight * plan.idf;
+            plan.postings.f32_safe && (weight == 0.0 || F32_SAFE.contains(&weight))
+        };
+        if plans.len() > MAX_F32_TERMS || !plans.iter().all(safe) {
+            return None;
+        }
+        let slack = BOUND_SLACK + (plans.len() as f64 + 2.0) * f64::from(f32::EPSILON);
         let total = &mut scratch.total;
         for plan in plans {
-            let weight = plan.query_weight * plan.idf;
+            let weight = (plan.query_weight * plan.idf) as f32;
             for (&tool, &saturation) in plan.postings.tools.iter().zip(&plan.postings.saturation) {
                 if let Some(slot) = total.get_mut(tool as usize) {
                     *slot += weight * saturation;
@@ -1095,6 +1113,7 @@ impl FieldedBm25 {
         let mut floor = f64::NEG_INFINITY;
         let mut matched = 0usize;
         for (tool, &value) in total.iter().enumerate() {
+            let value = f64::from(value);
             if value > 0.0 && is_eligible(tool) {
                 matched += 1;
                 if best.len() < limit || value * max_multiplier > floor {
@@ -1113,15 +1132,15 @@ impl FieldedBm25 {
                 }
             }
         }
-        let theta = floor * (1.0 - BOUND_SLACK) - 2.0 * SCORE_ROUNDING;
+        let theta = floor * (1.0 - slack) - 2.0 * SCORE_ROUNDING;
         let mut candidates: Vec<ToolId> = Vec::new();
         for (tool, slot) in total.iter_mut().enumerate() {
-            let value = std::mem::take(slot);
+            let value = f64::from(std::mem::take(slot));
             if matched > limit
                 && value > 0.0
                 && is_eligible(tool)
-                && value * max_multiplier * (1.0 + BOUND_SLACK) >= theta
-                && value * multiplier(tool as ToolId) * (1.0 + BOUND_SLACK) >= theta
+                && value * max_multiplier * (1.0 + slack) >= theta
+                && value * multiplier(tool as ToolId) * (1.0 + slack) >= theta
             {
                 candidates.push(tool as ToolId);
             }
@@ -1138,10 +1157,18 @@ impl FieldedBm25 {
 const WALK_PER_CANDIDATE: usize = 16;
 const WALK_MAX: usize = 128;
 
-/// Relative margin of [`FieldedBm25::prune`]: far above the rounding error of summing a
-/// query's contributions in another order (~1e-15 relative), far below any score gap that
-/// matters (a pruned tool is still far below the cut).
+/// Relative margin of [`FieldedBm25::prune`], beside its `f32` totals' own: far above the
+/// rounding error of summing a query's contributions in another order in `f64` (~1e-15
+/// relative), far below any score gap that matters (a pruned tool is still far below the cut).
 const BOUND_SLACK: f64 = 1e-9;
+
+/// The weights and saturations [`FieldedBm25::prune`] sums in `f32`, 2^-40..=2^40: their
+/// products lie in 2^-80..2^80 and at most [`MAX_F32_TERMS`] of them sum below 2^100, all
+/// normal `f32` numbers, so every rounding is relative (`f32::EPSILON / 2` at most).
+const F32_SAFE: std::ops::RangeInclusive<f64> = 9.094_947_017_729_282e-13..=1_099_511_627_776.0;
+
+/// At most this many terms are summed in `f32` (a longer query scores every tool).
+const MAX_F32_TERMS: usize = 1 << 20;
 
 /// A query term the catalog uses, with its query-side weight.
 struct QueryTerm {
