@@ -1112,38 +1112,68 @@ impl FieldedBm25 {
         let mut best: Vec<f64> = Vec::with_capacity(limit);
         let mut floor = f64::NEG_INFINITY;
         let mut matched = 0usize;
-        for (tool, &value) in total.iter().enumerate() {
-            let value = f64::from(value);
-            if value > 0.0 && is_eligible(tool) {
-                matched += 1;
-                if best.len() < limit || value * max_multiplier > floor {
-                    let score = value * multiplier(tool as ToolId);
-                    if best.len() < limit {
-                        best.push(score);
-                        if best.len() == limit {
+        // In chunks: once `limit` totals are held, a chunk whose largest total cannot beat the
+        // floor even at `max_multiplier` is only counted (the per-tool test below would skip
+        // each of its tools the same way). Totals are never negative, so their bits order
+        // them as numbers do.
+        let largest =
+            |chunk: &[f32]| f32::from_bits(chunk.iter().map(|v| v.to_bits()).fold(0, u32::max));
+        for (at, chunk) in total.chunks(PRUNE_CHUNK).enumerate() {
+            let base = at * PRUNE_CHUNK;
+            if best.len() == limit && f64::from(largest(chunk)) * max_multiplier <= floor {
+                matched += match eligible.get(base..base + chunk.len()) {
+                    Some(flags) => chunk
+                        .iter()
+                        .zip(flags)
+                        .filter(|&(&value, &flag)| value > 0.0 && flag)
+                        .count(),
+                    None => (base..)
+                        .zip(chunk)
+                        .filter(|&(tool, &value)| value > 0.0 && is_eligible(tool))
+                        .count(),
+                };
+                continue;
+            }
+            for (tool, &value) in (base..).zip(chunk) {
+                let value = f64::from(value);
+                if value > 0.0 && is_eligible(tool) {
+                    matched += 1;
+                    if best.len() < limit || value * max_multiplier > floor {
+                        let score = value * multiplier(tool as ToolId);
+                        if best.len() < limit {
+                            best.push(score);
+                            if best.len() == limit {
+                                floor = best.iter().copied().fold(f64::INFINITY, f64::min);
+                            }
+                        } else if score > floor {
+                            if let Some(lowest) = best.iter_mut().find(|s| **s == floor) {
+                                *lowest = score;
+                            }
                             floor = best.iter().copied().fold(f64::INFINITY, f64::min);
                         }
-                    } else if score > floor {
-                        if let Some(lowest) = best.iter_mut().find(|s| **s == floor) {
-                            *lowest = score;
-                        }
-                        floor = best.iter().copied().fold(f64::INFINITY, f64::min);
                     }
                 }
             }
         }
         let theta = floor * (1.0 - slack) - 2.0 * SCORE_ROUNDING;
         let mut candidates: Vec<ToolId> = Vec::new();
-        for (tool, slot) in total.iter_mut().enumerate() {
-            let value = f64::from(std::mem::take(slot));
+        for (at, chunk) in total.chunks_mut(PRUNE_CHUNK).enumerate() {
+            // A chunk whose largest total fails the first test has no candidate.
             if matched > limit
-                && value > 0.0
-                && is_eligible(tool)
-                && value * max_multiplier * (1.0 + slack) >= theta
-                && value * multiplier(tool as ToolId) * (1.0 + slack) >= theta
+                && f64::from(largest(chunk)) * max_multiplier * (1.0 + slack) >= theta
             {
-                candidates.push(tool as ToolId);
+                for (tool, &value) in (at * PRUNE_CHUNK..).zip(&*chunk) {
+                    let value = f64::from(value);
+                    if value > 0.0
+                        && is_eligible(tool)
+                        && value * max_multiplier * (1.0 + slack) >= theta
+                        && value * multiplier(tool as ToolId) * (1.0 + slack) >= theta
+                    {
+                        candidates.push(tool as ToolId);
+                    }
+                }
             }
+            chunk.fill(0.0);
         }
         // No tool can be ruled out when no more than `limit` match.
         (matched > limit).then_some(candidates)
@@ -1161,6 +1191,9 @@ const WALK_MAX: usize = 128;
 /// rounding error of summing a query's contributions in another order in `f64` (~1e-15
 /// relative), far below any score gap that matters (a pruned tool is still far below the cut).
 const BOUND_SLACK: f64 = 1e-9;
+
+/// [`FieldedBm25::prune`] reads its totals in chunks of this many tools.
+const PRUNE_CHUNK: usize = 64;
 
 /// The weights and saturations [`FieldedBm25::prune`] sums in `f32`, 2^-40..=2^40: their
 /// products lie in 2^-80..2^80 and at most [`MAX_F32_TERMS`] of them sum below 2^100, all
