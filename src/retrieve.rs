@@ -356,12 +356,22 @@ impl Bm25Config {
 /// [`FieldedBm25::prune`]'s tight loop: every tool with the term (in `ToolId` order) and its
 /// saturated pseudo term frequency `ptf · (k1 + 1) / (ptf + k1)`, where `ptf` sums the BM25F
 /// parts `weight · tf / norm` of the fields (see [`FieldedBm25::for_each_row`]).
+///
+/// A term that at least a [`DENSE_SHARE`]th of the tools have is stored densely instead:
+/// `tools` is empty and `saturation` and `tfs` hold one entry per tool (0 where the tool lacks
+/// the term). Prune then adds the term's column to the totals in one pass (no indices, and
+/// the compiler vectorizes it), and a candidate's entry is read at its id instead of searched
+/// for (6 bytes a tool instead of 10 a posting: at most 2.4 times the sparse size).
 #[derive(Debug, Default)]
 struct CombinedPostings {
     tools: Vec<ToolId>,
     /// The saturations rounded to `f32`: only [`FieldedBm25::prune`]'s bound reads them (8
     /// bytes a posting to stream instead of 12); exact scores never do.
     saturation: Vec<f32>,
+    /// Whether `saturation` and `tfs` are indexed by tool (see above).
+    dense: bool,
+    /// The number of tools with the term.
+    df: usize,
     /// Whether every saturation lies in [`F32_SAFE`], so that `f32` arithmetic on them keeps
     /// its relative error bound (no underflow, no overflow).
     f32_safe: bool,
@@ -856,8 +866,8 @@ struct Scratch {
     /// Per tool, whether [`FieldedBm25::score_candidates`] scores it (all false between
     /// queries).
     is_candidate: Vec<bool>,
-    /// [`FieldedBm25::score_candidates`]'s positions of candidates in a term's tools.
-    positions: Vec<usize>,
+    /// [`FieldedBm25::score_candidates`]'s candidates with a term, and their codes.
+    rows: Vec<(ToolId, u16)>,
 }
 
 impl Scratch {
@@ -959,6 +969,19 @@ impl FieldedBm25 {
             let n = self.n_tools as f64;
             let df = combined.tools.len() as f64;
             combined.idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            combined.df = combined.tools.len();
+            if combined.df * DENSE_SHARE >= self.n_tools {
+                let mut saturation = vec![0.0f32; self.n_tools];
+                let mut tfs = vec![0u16; self.n_tools];
+                for (at, &tool) in combined.tools.iter().enumerate() {
+                    saturation[tool as usize] = combined.saturation[at];
+                    tfs[tool as usize] = combined.tfs[at];
+                }
+                combined.saturation = saturation;
+                combined.tfs = tfs;
+                combined.tools = Vec::new();
+                combined.dense = true;
+            }
             combined
         })
     }
@@ -1044,7 +1067,7 @@ impl FieldedBm25 {
         let mut plans = Vec::with_capacity(weights.len());
         for term in weights {
             let combined = self.combined_postings(term.term);
-            if combined.tools.is_empty() {
+            if combined.df == 0 {
                 continue;
             }
             plans.push(TermPlan {
@@ -1094,9 +1117,17 @@ impl FieldedBm25 {
         let total = &mut scratch.total;
         for plan in plans {
             let weight = (plan.query_weight * plan.idf) as f32;
-            for (&tool, &saturation) in plan.postings.tools.iter().zip(&plan.postings.saturation) {
-                if let Some(slot) = total.get_mut(tool as usize) {
+            let postings = plan.postings;
+            if postings.dense {
+                // A tool without the term adds exactly +0.0: the same totals.
+                for (slot, &saturation) in total.iter_mut().zip(&postings.saturation) {
                     *slot += weight * saturation;
+                }
+            } else {
+                for (&tool, &saturation) in postings.tools.iter().zip(&postings.saturation) {
+                    if let Some(slot) = total.get_mut(tool as usize) {
+                        *slot += weight * saturation;
+                    }
                 }
             }
         }
@@ -1192,6 +1223,10 @@ const WALK_MAX: usize = 128;
 /// relative), far below any score gap that matters (a pruned tool is still far below the cut).
 const BOUND_SLACK: f64 = 1e-9;
 
+/// A term at least this share of the tools have (1/`DENSE_SHARE`) is stored densely (see
+/// [`CombinedPostings`]).
+const DENSE_SHARE: usize = 4;
+
 /// [`FieldedBm25::prune`] reads its totals in chunks of this many tools.
 const PRUNE_CHUNK: usize = 64;
 
@@ -1284,18 +1319,28 @@ impl FieldedBm25 {
             let mut cursors = [0usize; N_FIELDS];
             let postings = plan.postings;
             let tools = &postings.tools;
-            // Where the candidates are in the term's tools: a short list is walked up to the
-            // last candidate (a flag test per tool is cheaper than a search per candidate), a
-            // long one searched for each candidate.
-            let mut positions = std::mem::take(&mut scratch.positions);
-            positions.clear();
-            if tools.len() <= (WALK_PER_CANDIDATE * candidates.len()).min(WALK_MAX) {
+            // The candidates with the term and their codes, in `ToolId` order (a candidate
+            // coded 0 in every field adds nothing either way). A dense term is read at each
+            // candidate; a short sparse list is walked up to the last candidate (a flag test
+            // per tool is cheaper than a search per candidate), a long one searched for each
+            // candidate.
+            let code_at = |at: usize| postings.tfs.get(at).copied().unwrap_or(0);
+            let mut rows = std::mem::take(&mut scratch.rows);
+            rows.clear();
+            if postings.dense {
+                rows.extend(
+                    candidates
+                        .iter()
+                        .map(|&tool| (tool, code_at(tool as usize))),
+                );
+                rows.retain(|&(_, codes)| codes != 0);
+            } else if tools.len() <= (WALK_PER_CANDIDATE * candidates.len()).min(WALK_MAX) {
                 for (at, &tool) in tools.iter().enumerate() {
                     if tool > last {
                         break;
                     }
                     if scratch.is_candidate[tool as usize] {
-                        positions.push(at);
+                        rows.push((tool, code_at(at)));
                     }
                 }
             } else {
@@ -1303,15 +1348,13 @@ impl FieldedBm25 {
                 for &tool in candidates {
                     at += gallop(&tools[at.min(tools.len())..], tool, |&t| t);
                     if tools.get(at) == Some(&tool) {
-                        positions.push(at);
+                        rows.push((tool, code_at(at)));
                     }
                 }
             }
             // The field lists, looked up on the first frequency the codes cannot hold.
             let mut fields: Option<FieldLists<'_>> = None;
-            for &at in &positions {
-                let tool = tools[at];
-                let codes = postings.tfs.get(at).copied().unwrap_or(0);
+            for &(tool, codes) in &rows {
                 let mut row = [0.0; N_FIELDS];
                 let mut found = false;
                 for (field_idx, cursor) in cursors.iter_mut().enumerate() {
@@ -1341,7 +1384,7 @@ impl FieldedBm25 {
                     }
                 }
             }
-            scratch.positions = positions;
+            scratch.rows = rows;
             if plan.counts_for_coverage {
                 scratch.own_idf_total += plan.idf;
             }
