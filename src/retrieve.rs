@@ -361,13 +361,17 @@ impl Bm25Config {
 /// `tools` is empty and `saturation` and `tfs` hold one entry per tool (0 where the tool lacks
 /// the term). Prune then adds the term's column to the totals in one pass (no indices, and
 /// the compiler vectorizes it), and a candidate's entry is read at its id instead of searched
-/// for (6 bytes a tool instead of 10 a posting: at most 2.4 times the sparse size).
+/// for (4 bytes a tool instead of 8 a posting: at most twice the sparse size).
 #[derive(Debug, Default)]
 struct CombinedPostings {
     tools: Vec<ToolId>,
-    /// The saturations rounded to `f32`: only [`FieldedBm25::prune`]'s bound reads them (8
-    /// bytes a posting to stream instead of 12); exact scores never do.
-    saturation: Vec<f32>,
+    /// The saturations in steps of `scale`, rounded up (at least 1, at most `u16::MAX`, which
+    /// is the largest saturation): only [`FieldedBm25::prune`]'s bound reads them (6 bytes a
+    /// posting to stream instead of 12); exact scores never do. A step is off by less than
+    /// `scale` (and a tool with the term never reads as 0).
+    saturation: Vec<u16>,
+    /// The largest saturation over `u16::MAX`.
+    scale: f64,
     /// Whether `saturation` and `tfs` are indexed by tool (see above).
     dense: bool,
     /// The number of tools with the term.
@@ -955,6 +959,7 @@ impl FieldedBm25 {
             let k1 = self.config.k1;
             let mut combined = Box::<CombinedPostings>::default();
             combined.f32_safe = true;
+            let mut exact: Vec<f64> = Vec::new();
             self.for_each_row(&self.field_lists(term), |tool, row, tfs| {
                 let pseudo_tf: f64 = row.iter().sum();
                 let codes = (0..N_FIELDS).fold(0u16, |codes, field_idx| {
@@ -964,14 +969,24 @@ impl FieldedBm25 {
                 combined.f32_safe &= F32_SAFE.contains(&saturation);
                 combined.tools.push(tool);
                 combined.tfs.push(codes);
-                combined.saturation.push(saturation as f32);
+                exact.push(saturation);
             });
+            let largest = exact.iter().copied().fold(0.0, f64::max);
+            combined.scale = largest / f64::from(u16::MAX);
+            combined.saturation = exact
+                .iter()
+                .map(|&saturation| {
+                    (saturation / combined.scale)
+                        .ceil()
+                        .clamp(1.0, f64::from(u16::MAX)) as u16
+                })
+                .collect();
             let n = self.n_tools as f64;
             let df = combined.tools.len() as f64;
             combined.idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
             combined.df = combined.tools.len();
             if combined.df * DENSE_SHARE >= self.n_tools {
-                let mut saturation = vec![0.0f32; self.n_tools];
+                let mut saturation = vec![0u16; self.n_tools];
                 let mut tfs = vec![0u16; self.n_tools];
                 for (at, &tool) in combined.tools.iter().enumerate() {
                     saturation[tool as usize] = combined.saturation[at];
@@ -1085,16 +1100,22 @@ impl FieldedBm25 {
     /// tool, or `None` when every touched tool has to be scored anyway.
     ///
     /// Each term adds `query_weight · idf · saturation` (its whole BM25F contribution, which
-    /// the exact path splits over fields) to one total per tool. That total is summed in `f32`
-    /// (half the bytes to stream and to scatter into): with `m` terms, every factor rounded
-    /// to `f32` and every contribution non-negative, it is within `(m + 2) · f32::EPSILON`
-    /// (relative) of the real sum, and the exact field sum is within ~1e-15 of that. So with
-    /// θ the `limit`-th best total (times the tool's multiplier), a tool below θ by more than
-    /// that plus [`BOUND_SLACK`] (relative) plus two [`SCORE_ROUNDING`] steps ranks strictly
-    /// below `limit` others even after rounding. The survivors are then scored exactly like
-    /// every tool would be ([`FieldedBm25::score_candidates`]): same hits, same bits. Weights
-    /// or saturations outside [`F32_SAFE`] (never with the shipped configurations) score
-    /// every tool instead.
+    /// the exact path splits over fields) to one total per tool, approximately:
+    /// - the saturation is a whole number of the term's steps (`scale`), off by less than one
+    ///   step, so a total is off by less than `quantum`, the sum of every term's
+    ///   `query_weight · idf · scale`;
+    /// - the total is summed in `f32` (half the bytes to scatter into): with `m` terms, every
+    ///   factor rounded to `f32` and every contribution non-negative, it is within
+    ///   `ε = (m + 2) · f32::EPSILON` (relative) of that real sum;
+    /// - the exact field sum is within ~1e-15 (relative) of the real one.
+    ///
+    /// So with θ the `limit`-th best total (times the tool's multiplier), a tool below θ by
+    /// more than `ε / (1 − ε)` plus [`BOUND_SLACK`] (relative), plus two `quantum`s at the
+    /// largest multiplier, plus two [`SCORE_ROUNDING`] steps ranks strictly below `limit`
+    /// others even after rounding. The survivors are then scored exactly like every tool
+    /// would be ([`FieldedBm25::score_candidates`]): same hits, same bits. Weights or
+    /// saturations outside [`F32_SAFE`] (never with the shipped configurations) score every
+    /// tool instead.
     fn prune(
         &self,
         plans: &[TermPlan<'_>],
@@ -1113,20 +1134,26 @@ impl FieldedBm25 {
         if plans.len() > MAX_F32_TERMS || !plans.iter().all(safe) {
             return None;
         }
-        let slack = BOUND_SLACK + (plans.len() as f64 + 2.0) * f64::from(f32::EPSILON);
+        let epsilon = (plans.len() as f64 + 2.0) * f64::from(f32::EPSILON);
+        let slack = BOUND_SLACK + epsilon / (1.0 - epsilon);
+        let quantum: f64 = plans
+            .iter()
+            .map(|plan| plan.query_weight * plan.idf * plan.postings.scale)
+            .sum::<f64>()
+            * (1.0 + BOUND_SLACK);
         let total = &mut scratch.total;
         for plan in plans {
-            let weight = (plan.query_weight * plan.idf) as f32;
+            let weight = (plan.query_weight * plan.idf * plan.postings.scale) as f32;
             let postings = plan.postings;
             if postings.dense {
                 // A tool without the term adds exactly +0.0: the same totals.
                 for (slot, &saturation) in total.iter_mut().zip(&postings.saturation) {
-                    *slot += weight * saturation;
+                    *slot += weight * f32::from(saturation);
                 }
             } else {
                 for (&tool, &saturation) in postings.tools.iter().zip(&postings.saturation) {
                     if let Some(slot) = total.get_mut(tool as usize) {
-                        *slot += weight * saturation;
+                        *slot += weight * f32::from(saturation);
                     }
                 }
             }
@@ -1186,7 +1213,7 @@ impl FieldedBm25 {
                 }
             }
         }
-        let theta = floor * (1.0 - slack) - 2.0 * SCORE_ROUNDING;
+        let theta = floor * (1.0 - slack) - 2.0 * SCORE_ROUNDING - 2.0 * quantum * max_multiplier;
         let mut candidates: Vec<ToolId> = Vec::new();
         for (at, chunk) in total.chunks_mut(PRUNE_CHUNK).enumerate() {
             // A chunk whose largest total fails the first test has no candidate.
@@ -1230,9 +1257,10 @@ const DENSE_SHARE: usize = 4;
 /// [`FieldedBm25::prune`] reads its totals in chunks of this many tools.
 const PRUNE_CHUNK: usize = 64;
 
-/// The weights and saturations [`FieldedBm25::prune`] sums in `f32`, 2^-40..=2^40: their
-/// products lie in 2^-80..2^80 and at most [`MAX_F32_TERMS`] of them sum below 2^100, all
-/// normal `f32` numbers, so every rounding is relative (`f32::EPSILON / 2` at most).
+/// The weights and saturations [`FieldedBm25::prune`] sums in `f32`, 2^-40..=2^40: a weight
+/// times a term's step (its largest saturation over `u16::MAX`) times a step count lies in
+/// 2^-96..2^80, and at most [`MAX_F32_TERMS`] of them sum below 2^100, all normal `f32`
+/// numbers, so every rounding is relative (`f32::EPSILON / 2` at most).
 const F32_SAFE: std::ops::RangeInclusive<f64> = 9.094_947_017_729_282e-13..=1_099_511_627_776.0;
 
 /// At most this many terms are summed in `f32` (a longer query scores every tool).
