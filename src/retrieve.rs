@@ -399,10 +399,29 @@ impl Bm25Config {
 /// [`FieldedBm25::prune`]'s tight loop: every tool with the term (in `ToolId` order) and its
 /// saturated pseudo term frequency `ptf · (k1 + 1) / (ptf + k1)`, where `ptf` sums the BM25F
 /// parts `weight · tf / norm` of the fields (see [`FieldedBm25::for_each_row`]).
+///
+/// A term that at least a [`DENSE_SHARE`]th of the tools have is stored densely instead:
+/// `tools` is empty and `saturation` and `tfs` hold one entry per tool (0 where the tool lacks
+/// the term). Prune then adds the term's column to the totals in one pass (no indices, and
+/// the compiler vectorizes it), and a candidate's entry is read at its id instead of searched
+/// for (4 bytes a tool instead of 8 a posting: at most twice the sparse size).
 #[derive(Debug, Default)]
 struct CombinedPostings {
     tools: Vec<ToolId>,
-    saturation: Vec<f64>,
+    /// The saturations in steps of `scale`, rounded up (at least 1, at most `u16::MAX`, which
+    /// is the largest saturation): only [`FieldedBm25::prune`]'s bound reads them (6 bytes a
+    /// posting to stream instead of 12); exact scores never do. A step is off by less than
+    /// `scale` (and a tool with the term never reads as 0).
+    saturation: Vec<u16>,
+    /// The largest saturation over `u16::MAX`.
+    scale: f64,
+    /// Whether `saturation` and `tfs` are indexed by tool (see above).
+    dense: bool,
+    /// The number of tools with the term.
+    df: usize,
+    /// Whether every saturation lies in [`F32_SAFE`], so that `f32` arithmetic on them keeps
+    /// its relative error bound (no underflow, no overflow).
+    f32_safe: bool,
     /// Per tool, [`TF_BITS`] bits per field (field `f` at bit `f · TF_BITS`): 0 when the
     /// field's part is 0 (it lacks the term), the field's term frequency when it is
     /// 1..[`TF_IN_LIST`], else [`TF_IN_LIST`]. [`FieldedBm25::score_candidates`] rebuilds a
@@ -915,15 +934,15 @@ struct Scratch {
     matched: Vec<ToolId>,
     own_idf_total: f64,
     /// [`FieldedBm25::prune`]'s one total per tool (all zero between queries).
-    total: Vec<f64>,
+    total: Vec<f32>,
     /// [`FieldedBm25::prune`]'s covered idf per tool under the coordination factor (all zero
     /// between queries).
     covers: Vec<f64>,
     /// Per tool, whether [`FieldedBm25::score_candidates`] scores it (all false between
     /// queries).
     is_candidate: Vec<bool>,
-    /// [`FieldedBm25::score_candidates`]'s positions of candidates in a term's tools.
-    positions: Vec<usize>,
+    /// [`FieldedBm25::score_candidates`]'s candidates with a term, and their codes.
+    rows: Vec<(ToolId, u16)>,
 }
 
 impl Scratch {
@@ -1011,20 +1030,45 @@ impl FieldedBm25 {
         self.combined[term as usize].get_or_init(|| {
             let k1 = self.config.k1;
             let mut combined = Box::<CombinedPostings>::default();
+            combined.f32_safe = true;
+            let mut exact: Vec<f64> = Vec::new();
             self.for_each_row(&self.field_lists(term), |tool, row, tfs| {
                 let pseudo_tf: f64 = row.iter().sum();
                 let codes = (0..N_FIELDS).fold(0u16, |codes, field_idx| {
                     codes | tf_code(row[field_idx], tfs[field_idx]) << (field_idx * TF_BITS)
                 });
+                let saturation = pseudo_tf * (k1 + 1.0) / (pseudo_tf + k1);
+                combined.f32_safe &= F32_SAFE.contains(&saturation);
                 combined.tools.push(tool);
                 combined.tfs.push(codes);
-                combined
-                    .saturation
-                    .push(pseudo_tf * (k1 + 1.0) / (pseudo_tf + k1));
+                exact.push(saturation);
             });
+            let largest = exact.iter().copied().fold(0.0, f64::max);
+            combined.scale = largest / f64::from(u16::MAX);
+            combined.saturation = exact
+                .iter()
+                .map(|&saturation| {
+                    (saturation / combined.scale)
+                        .ceil()
+                        .clamp(1.0, f64::from(u16::MAX)) as u16
+                })
+                .collect();
             let n = self.n_tools as f64;
             let df = combined.tools.len() as f64;
             combined.idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            combined.df = combined.tools.len();
+            if combined.df * DENSE_SHARE >= self.n_tools {
+                let mut saturation = vec![0u16; self.n_tools];
+                let mut tfs = vec![0u16; self.n_tools];
+                for (at, &tool) in combined.tools.iter().enumerate() {
+                    saturation[tool as usize] = combined.saturation[at];
+                    tfs[tool as usize] = combined.tfs[at];
+                }
+                combined.saturation = saturation;
+                combined.tfs = tfs;
+                combined.tools = Vec::new();
+                combined.dense = true;
+            }
             combined
         })
     }
@@ -1110,7 +1154,7 @@ impl FieldedBm25 {
         let mut plans = Vec::with_capacity(weights.len());
         for term in weights {
             let combined = self.combined_postings(term.term);
-            if combined.tools.is_empty() {
+            if combined.df == 0 {
                 continue;
             }
             plans.push(TermPlan {
@@ -1128,12 +1172,22 @@ impl FieldedBm25 {
     /// tool, or `None` when every touched tool has to be scored anyway.
     ///
     /// Each term adds `query_weight · idf · saturation` (its whole BM25F contribution, which
-    /// the exact path splits over fields) to one total per tool. That total equals the exact
-    /// field sum up to float rounding (~1e-15 relative), so with θ the `limit`-th best total
-    /// (times the tool's multiplier), a tool below θ by more than [`BOUND_SLACK`] (relative)
-    /// plus two [`SCORE_ROUNDING`] steps ranks strictly below `limit` others even after
-    /// rounding. The survivors are then scored exactly like every tool would be
-    /// ([`FieldedBm25::score_candidates`]): same hits, same bits.
+    /// the exact path splits over fields) to one total per tool, approximately:
+    /// - the saturation is a whole number of the term's steps (`scale`), off by less than one
+    ///   step, so a total is off by less than `quantum`, the sum of every term's
+    ///   `query_weight · idf · scale`;
+    /// - the total is summed in `f32` (half the bytes to scatter into): with `m` terms, every
+    ///   factor rounded to `f32` and every contribution non-negative, it is within
+    ///   `ε = (m + 2) · f32::EPSILON` (relative) of that real sum;
+    /// - the exact field sum is within ~1e-15 (relative) of the real one.
+    ///
+    /// So with θ the `limit`-th best total (times the tool's multiplier), a tool below θ by
+    /// more than `ε / (1 − ε)` plus [`BOUND_SLACK`] (relative), plus two `quantum`s at the
+    /// largest multiplier, plus two [`SCORE_ROUNDING`] steps ranks strictly below `limit`
+    /// others even after rounding. The survivors are then scored exactly like every tool
+    /// would be ([`FieldedBm25::score_candidates`]): same hits, same bits. Weights or
+    /// saturations outside [`F32_SAFE`] (never with the shipped configurations) score every
+    /// tool instead.
     fn prune(
         &self,
         plans: &[TermPlan<'_>],
@@ -1145,34 +1199,64 @@ impl FieldedBm25 {
         if limit == 0 {
             return None;
         }
-        // Under the coordination factor, each tool's covered idf too, in the same pass: every
-        // tool of a term's postings has a positive part (fields weighted 0 have no lists), so
-        // these are the sums scoring makes, in its order, and the factor is the one the
-        // tool's hit gets.
-        let total = &mut scratch.total;
-        let covers = &mut scratch.covers;
-        let mut own_idf_total = 0.0;
-        for plan in plans {
+        let safe = |plan: &TermPlan<'_>| {
             let weight = plan.query_weight * plan.idf;
-            let postings = plan.postings.tools.iter().zip(&plan.postings.saturation);
-            if scale.coord > 0.0 && plan.counts_for_coverage {
-                for (&tool, &saturation) in postings {
-                    if let (Some(slot), Some(cover)) =
-                        (total.get_mut(tool as usize), covers.get_mut(tool as usize))
-                    {
-                        *slot += weight * saturation;
-                        *cover += plan.idf;
-                    }
+            plan.postings.f32_safe && (weight == 0.0 || F32_SAFE.contains(&weight))
+        };
+        if plans.len() > MAX_F32_TERMS || !plans.iter().all(safe) {
+            return None;
+        }
+        let epsilon = (plans.len() as f64 + 2.0) * f64::from(f32::EPSILON);
+        let slack = BOUND_SLACK + epsilon / (1.0 - epsilon);
+        let quantum: f64 = plans
+            .iter()
+            .map(|plan| plan.query_weight * plan.idf * plan.postings.scale)
+            .sum::<f64>()
+            * (1.0 + BOUND_SLACK);
+        let total = &mut scratch.total;
+        for plan in plans {
+            let weight = (plan.query_weight * plan.idf * plan.postings.scale) as f32;
+            let postings = plan.postings;
+            if postings.dense {
+                // A tool without the term adds exactly +0.0: the same totals.
+                for (slot, &saturation) in total.iter_mut().zip(&postings.saturation) {
+                    *slot += weight * f32::from(saturation);
                 }
-                own_idf_total += plan.idf;
             } else {
-                for (&tool, &saturation) in postings {
+                for (&tool, &saturation) in postings.tools.iter().zip(&postings.saturation) {
                     if let Some(slot) = total.get_mut(tool as usize) {
-                        *slot += weight * saturation;
+                        *slot += weight * f32::from(saturation);
                     }
                 }
             }
         }
+        // Under the coordination factor, each tool's covered idf (exact, in `f64`): a tool has
+        // a term when its saturation step is not 0 (steps round up), and every tool with a term
+        // has a positive part (fields weighted 0 have no lists), so these are the sums scoring
+        // makes, in its order, and the factor is the one the tool's hit gets.
+        let covers = &mut scratch.covers;
+        let mut own_idf_total = 0.0;
+        if scale.coord > 0.0 {
+            for plan in plans.iter().filter(|plan| plan.counts_for_coverage) {
+                let postings = plan.postings;
+                if postings.dense {
+                    for (cover, &saturation) in covers.iter_mut().zip(&postings.saturation) {
+                        if saturation != 0 {
+                            *cover += plan.idf;
+                        }
+                    }
+                } else {
+                    for &tool in &postings.tools {
+                        if let Some(cover) = covers.get_mut(tool as usize) {
+                            *cover += plan.idf;
+                        }
+                    }
+                }
+                own_idf_total += plan.idf;
+            }
+        }
+        // A tool's multipliers and coordination factor: never above `max_multiplier` (the
+        // factor is at most 1), so every bound below still holds.
         let factor = |tool: usize, covered: f64| {
             (scale.multiplier)(tool as ToolId) * coord_factor(scale.coord, covered, own_idf_total)
         };
@@ -1188,41 +1272,76 @@ impl FieldedBm25 {
         let mut best: Vec<f64> = Vec::with_capacity(limit);
         let mut floor = f64::NEG_INFINITY;
         let mut matched = 0usize;
-        for (tool, &value) in total.iter().enumerate() {
-            if value > 0.0 && is_eligible(tool) {
-                matched += 1;
-                if best.len() < limit || value * max_multiplier > floor {
-                    let score = value * factor(tool, covers.get(tool).copied().unwrap_or(0.0));
-                    if best.len() < limit {
-                        best.push(score);
-                        if best.len() == limit {
+        // In chunks: once `limit` totals are held, a chunk whose largest total cannot beat the
+        // floor even at `max_multiplier` is only counted (the per-tool test below would skip
+        // each of its tools the same way). Totals are never negative, so their bits order
+        // them as numbers do.
+        let largest =
+            |chunk: &[f32]| f32::from_bits(chunk.iter().map(|v| v.to_bits()).fold(0, u32::max));
+        for (at, chunk) in total.chunks(PRUNE_CHUNK).enumerate() {
+            let base = at * PRUNE_CHUNK;
+            if best.len() == limit && f64::from(largest(chunk)) * max_multiplier <= floor {
+                matched += match eligible.get(base..base + chunk.len()) {
+                    Some(flags) => chunk
+                        .iter()
+                        .zip(flags)
+                        .filter(|&(&value, &flag)| value > 0.0 && flag)
+                        .count(),
+                    None => (base..)
+                        .zip(chunk)
+                        .filter(|&(tool, &value)| value > 0.0 && is_eligible(tool))
+                        .count(),
+                };
+                continue;
+            }
+            for (tool, &value) in (base..).zip(chunk) {
+                let value = f64::from(value);
+                if value > 0.0 && is_eligible(tool) {
+                    matched += 1;
+                    if best.len() < limit || value * max_multiplier > floor {
+                        let covered = covers.get(tool).copied().unwrap_or(0.0);
+                        let score = value * factor(tool, covered);
+                        if best.len() < limit {
+                            best.push(score);
+                            if best.len() == limit {
+                                floor = best.iter().copied().fold(f64::INFINITY, f64::min);
+                            }
+                        } else if score > floor {
+                            if let Some(lowest) = best.iter_mut().find(|s| **s == floor) {
+                                *lowest = score;
+                            }
                             floor = best.iter().copied().fold(f64::INFINITY, f64::min);
                         }
-                    } else if score > floor {
-                        if let Some(lowest) = best.iter_mut().find(|s| **s == floor) {
-                            *lowest = score;
-                        }
-                        floor = best.iter().copied().fold(f64::INFINITY, f64::min);
                     }
                 }
             }
         }
-        let theta = floor * (1.0 - BOUND_SLACK) - 2.0 * SCORE_ROUNDING;
+        let theta = floor * (1.0 - slack) - 2.0 * SCORE_ROUNDING - 2.0 * quantum * max_multiplier;
         let mut candidates: Vec<ToolId> = Vec::new();
-        for (tool, slot) in total.iter_mut().enumerate() {
-            let value = std::mem::take(slot);
-            let covered = if scale.coord > 0.0 {
-                covers.get_mut(tool).map(std::mem::take).unwrap_or(0.0)
-            } else {
-                0.0
-            };
+        for (at, chunk) in total.chunks_mut(PRUNE_CHUNK).enumerate() {
+            let base = at * PRUNE_CHUNK;
+            // A chunk whose largest total fails the first test has no candidate.
             if matched > limit
-                && value > 0.0
-                && is_eligible(tool)
-                && value * max_multiplier * (1.0 + BOUND_SLACK) >= theta
-                && value * factor(tool, covered) * (1.0 + BOUND_SLACK) >= theta
+                && f64::from(largest(chunk)) * max_multiplier * (1.0 + slack) >= theta
             {
-                candidates.push(tool as ToolId);
+                for (tool, &value) in (base..).zip(&*chunk) {
+                    let value = f64::from(value);
+                    if value > 0.0
+                        && is_eligible(tool)
+                        && value * max_multiplier * (1.0 + slack) >= theta
+                    {
+                        let covered = covers.get(tool).copied().unwrap_or(0.0);
+                        if value * factor(tool, covered) * (1.0 + slack) >= theta {
+                            candidates.push(tool as ToolId);
+                        }
+                    }
+                }
+            }
+            chunk.fill(0.0);
+            if scale.coord > 0.0 {
+                if let Some(covered) = covers.get_mut(base..base + chunk.len()) {
+                    covered.fill(0.0);
+                }
             }
         }
         // No tool can be ruled out when no more than `limit` match.
@@ -1237,10 +1356,26 @@ impl FieldedBm25 {
 const WALK_PER_CANDIDATE: usize = 16;
 const WALK_MAX: usize = 128;
 
-/// Relative margin of [`FieldedBm25::prune`]: far above the rounding error of summing a
-/// query's contributions in another order (~1e-15 relative), far below any score gap that
-/// matters (a pruned tool is still far below the cut).
+/// Relative margin of [`FieldedBm25::prune`], beside its `f32` totals' own: far above the
+/// rounding error of summing a query's contributions in another order in `f64` (~1e-15
+/// relative), far below any score gap that matters (a pruned tool is still far below the cut).
 const BOUND_SLACK: f64 = 1e-9;
+
+/// A term at least this share of the tools have (1/`DENSE_SHARE`) is stored densely (see
+/// [`CombinedPostings`]).
+const DENSE_SHARE: usize = 4;
+
+/// [`FieldedBm25::prune`] reads its totals in chunks of this many tools.
+const PRUNE_CHUNK: usize = 64;
+
+/// The weights and saturations [`FieldedBm25::prune`] sums in `f32`, 2^-40..=2^40: a weight
+/// times a term's step (its largest saturation over `u16::MAX`) times a step count lies in
+/// 2^-96..2^80, and at most [`MAX_F32_TERMS`] of them sum below 2^100, all normal `f32`
+/// numbers, so every rounding is relative (`f32::EPSILON / 2` at most).
+const F32_SAFE: std::ops::RangeInclusive<f64> = 9.094_947_017_729_282e-13..=1_099_511_627_776.0;
+
+/// At most this many terms are summed in `f32` (a longer query scores every tool).
+const MAX_F32_TERMS: usize = 1 << 20;
 
 /// A query term the catalog uses, with its query-side weight.
 struct QueryTerm {
@@ -1385,18 +1520,28 @@ impl FieldedBm25 {
             let mut cursors = [0usize; N_FIELDS];
             let postings = plan.postings;
             let tools = &postings.tools;
-            // Where the candidates are in the term's tools: a short list is walked up to the
-            // last candidate (a flag test per tool is cheaper than a search per candidate), a
-            // long one searched for each candidate.
-            let mut positions = std::mem::take(&mut scratch.positions);
-            positions.clear();
-            if tools.len() <= (WALK_PER_CANDIDATE * candidates.len()).min(WALK_MAX) {
+            // The candidates with the term and their codes, in `ToolId` order (a candidate
+            // coded 0 in every field adds nothing either way). A dense term is read at each
+            // candidate; a short sparse list is walked up to the last candidate (a flag test
+            // per tool is cheaper than a search per candidate), a long one searched for each
+            // candidate.
+            let code_at = |at: usize| postings.tfs.get(at).copied().unwrap_or(0);
+            let mut rows = std::mem::take(&mut scratch.rows);
+            rows.clear();
+            if postings.dense {
+                rows.extend(
+                    candidates
+                        .iter()
+                        .map(|&tool| (tool, code_at(tool as usize))),
+                );
+                rows.retain(|&(_, codes)| codes != 0);
+            } else if tools.len() <= (WALK_PER_CANDIDATE * candidates.len()).min(WALK_MAX) {
                 for (at, &tool) in tools.iter().enumerate() {
                     if tool > last {
                         break;
                     }
                     if scratch.is_candidate[tool as usize] {
-                        positions.push(at);
+                        rows.push((tool, code_at(at)));
                     }
                 }
             } else {
@@ -1404,15 +1549,13 @@ impl FieldedBm25 {
                 for &tool in candidates {
                     at += gallop(&tools[at.min(tools.len())..], tool, |&t| t);
                     if tools.get(at) == Some(&tool) {
-                        positions.push(at);
+                        rows.push((tool, code_at(at)));
                     }
                 }
             }
             // The field lists, looked up on the first frequency the codes cannot hold.
             let mut fields: Option<FieldLists<'_>> = None;
-            for &at in &positions {
-                let tool = tools[at];
-                let codes = postings.tfs.get(at).copied().unwrap_or(0);
+            for &(tool, codes) in &rows {
                 let mut row = [0.0; N_FIELDS];
                 let mut found = false;
                 for (field_idx, cursor) in cursors.iter_mut().enumerate() {
@@ -1442,7 +1585,7 @@ impl FieldedBm25 {
                     }
                 }
             }
-            scratch.positions = positions;
+            scratch.rows = rows;
             if plan.counts_for_coverage {
                 scratch.own_idf_total += plan.idf;
             }
