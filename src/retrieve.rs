@@ -1638,19 +1638,39 @@ mod tests {
     use super::*;
     use crate::catalog::SourceFile;
 
+    /// A catalog of one product `p` holding `tools` (catalog.v1 tool objects, comma-separated).
+    fn catalog_of(product: &str, tools: &str) -> Catalog {
+        Catalog::build(&[SourceFile {
+            name: "t.json".into(),
+            text: format!(
+                r#"{{"version":"catalog.v1","products":[{{"id":"{product}","tools":[{tools}]}}]}}"#
+            )
+            .into(),
+        }])
+        .unwrap()
+    }
+
+    /// The canonical paths `config` finds for `query` over every tool of `catalog`.
+    fn found(catalog: &Catalog, config: Bm25Config, query: &str) -> Vec<String> {
+        let retriever = FieldedBm25::new("fielded_bm25", config, catalog);
+        let eligible = vec![true; catalog.tools().len()];
+        retriever
+            .search(query, &eligible, 10)
+            .iter()
+            .map(|hit| catalog.tool(hit.tool).def.canonical_path.clone())
+            .collect()
+    }
+
     /// A query word reaches a tool that only uses another word of its stem ("convicted" →
     /// "conviction"), at `stem_weight` below the tool that has the word itself.
     #[test]
     fn stem_siblings_join_the_query_below_its_own_words() {
-        let catalog = Catalog::build(&[SourceFile {
-            name: "t.json".into(),
-            text: r#"{"version":"catalog.v1","products":[{"id":"law","tools":[
-                {"canonical_path":"law.find_records","name":"find_records","description":"Find people by their conviction."},
+        let catalog = catalog_of(
+            "law",
+            r#"{"canonical_path":"law.find_records","name":"find_records","description":"Find people by their conviction."},
                 {"canonical_path":"law.list_cases","name":"list_cases","description":"Cases where someone was convicted."},
-                {"canonical_path":"law.weather","name":"weather","description":"Weather forecast."}]}]}"#
-                .into(),
-        }])
-        .unwrap();
+                {"canonical_path":"law.weather","name":"weather","description":"Weather forecast."}"#,
+        );
         let search = |stem_weight: f64| {
             // WordNet's words (ADR 0014) would also join "convicted" to "conviction": off, so
             // only the stem siblings are measured.
@@ -1659,11 +1679,7 @@ mod tests {
                 wn_weight: 0.0,
                 ..Bm25Config::DEFAULT
             };
-            let retriever = FieldedBm25::new("fielded_bm25", config, &catalog);
-            let hits = retriever.search("who was convicted", &[true; 3], 10);
-            hits.iter()
-                .map(|hit| catalog.tool(hit.tool).def.canonical_path.clone())
-                .collect::<Vec<_>>()
+            found(&catalog, config, "who was convicted")
         };
         assert_eq!(search(0.0), ["law.list_cases"]);
         assert_eq!(search(0.2), ["law.list_cases", "law.find_records"]);
@@ -1676,26 +1692,18 @@ mod tests {
     /// shorter one ("mial") and a word the catalog has are left alone.
     #[test]
     fn typos_reach_the_words_one_edit_away() {
-        let catalog = Catalog::build(&[SourceFile {
-            name: "t.json".into(),
-            text: r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
-                {"canonical_path":"p.cal","name":"cal","description":"Open the shared calendar."},
+        let catalog = catalog_of(
+            "p",
+            r#"{"canonical_path":"p.cal","name":"cal","description":"Open the shared calendar."},
                 {"canonical_path":"p.inbox","name":"inbox","description":"Receive mail in the inbox."},
-                {"canonical_path":"p.notes","name":"notes","description":"Take notes."}]}]}"#
-                .into(),
-        }])
-        .unwrap();
+                {"canonical_path":"p.notes","name":"notes","description":"Take notes."}"#,
+        );
         let search = |typo_weight: f64, query: &str| {
             let config = Bm25Config {
                 typo_weight,
                 ..Bm25Config::DEFAULT
             };
-            let retriever = FieldedBm25::new("fielded_bm25", config, &catalog);
-            retriever
-                .search(query, &[true; 3], 10)
-                .iter()
-                .map(|hit| catalog.tool(hit.tool).def.canonical_path.clone())
-                .collect::<Vec<_>>()
+            found(&catalog, config, query)
         };
         assert!(search(0.0, "my calender please").is_empty());
         assert_eq!(search(0.3, "my calender please"), ["p.cal"]);
@@ -1717,18 +1725,15 @@ mod tests {
     #[test]
     fn large_term_frequencies_score_like_unpruned() {
         let repeated = "export ".repeat(9);
-        let text = format!(
-            r#"{{"version":"catalog.v1","products":[{{"id":"p","tools":[
-                {{"canonical_path":"p.a","name":"a","description":"{repeated} report"}},
+        let catalog = catalog_of(
+            "p",
+            &format!(
+                r#"{{"canonical_path":"p.a","name":"a","description":"{repeated} report"}},
                 {{"canonical_path":"p.b","name":"b","description":"export the report twice: export"}},
                 {{"canonical_path":"p.c","name":"c","description":"report export"}},
-                {{"canonical_path":"p.d","name":"d","description":"{repeated}"}}]}}]}}"#
+                {{"canonical_path":"p.d","name":"d","description":"{repeated}"}}"#
+            ),
         );
-        let catalog = Catalog::build(&[SourceFile {
-            name: "t.json".into(),
-            text: text.into(),
-        }])
-        .unwrap();
         let hits = |prune: bool| {
             let config = Bm25Config {
                 prune,
