@@ -319,12 +319,12 @@ impl StemGroups {
         }
     }
 
-    /// The ids of the terms whose stem is `stem`, ascending (empty if none).
     /// Builds the stem table's hash table (see [`TermTable::build_lookup`]).
     pub fn build_lookup(&self) {
         self.stems.build_lookup();
     }
 
+    /// The ids of the terms whose stem is `stem`, ascending (empty if none).
     pub fn members(&self, stem: &str) -> &[u32] {
         match self.stems.id(stem) {
             Some(group) => {

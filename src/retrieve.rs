@@ -1638,7 +1638,8 @@ mod tests {
     use super::*;
     use crate::catalog::SourceFile;
 
-    /// A catalog of one product `p` holding `tools` (catalog.v1 tool objects, comma-separated).
+    /// A catalog of one product, `product`, holding `tools` (catalog.v1 tool objects,
+    /// comma-separated).
     fn catalog_of(product: &str, tools: &str) -> Catalog {
         Catalog::build(&[SourceFile {
             name: "t.json".into(),

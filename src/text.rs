@@ -332,9 +332,7 @@ pub fn normalize(text: &str) -> Cow<'_, str> {
     for (at, ch) in text.char_indices() {
         if starts_segment(ch) {
             if dirty {
-                let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
-                out.push_str(&text[copied..segment]);
-                out.extend(text[segment..at].nfkc());
+                push_normalized(&mut out, text, copied, segment, at);
                 copied = at;
             }
             segment = at;
@@ -344,9 +342,7 @@ pub fn normalize(text: &str) -> Cow<'_, str> {
         }
     }
     if dirty {
-        let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
-        out.push_str(&text[copied..segment]);
-        out.extend(text[segment..].nfkc());
+        push_normalized(&mut out, text, copied, segment, text.len());
         copied = text.len();
     }
     match out {
@@ -356,6 +352,20 @@ pub fn normalize(text: &str) -> Cow<'_, str> {
             Cow::Owned(out)
         }
     }
+}
+
+/// Appends to `out` (started on first use) the text copied so far up to `segment`, then the
+/// NFKC of the segment `text[segment..end]`.
+fn push_normalized(
+    out: &mut Option<String>,
+    text: &str,
+    copied: usize,
+    segment: usize,
+    end: usize,
+) {
+    let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
+    out.push_str(&text[copied..segment]);
+    out.extend(text[segment..end].nfkc());
 }
 
 /// Whether `ch` has an NFKC boundary before it whatever precedes it, and NFKC keeps it.

@@ -343,8 +343,9 @@ fn relative_han(lowered: &str) -> bool {
 }
 
 /// The digit groups of a number written in groups (`138 1234 9907`, `+1 415 555 0199`,
-/// `(415) 555-0199`, `0571-88886666`) starting at `start`: the groups' lengths, whether it
-/// opened with `+`, and the position after it. Groups are joined by one space, `-` or `.`.
+/// `(415) 555-0199`, `0571-88886666`) starting at `start`: the groups' lengths, their digits
+/// run together, whether it opened with `+`, and the position after it. Groups are joined by
+/// one space, `-` or `.`.
 fn digit_groups(tokens: &[Token<'_>], start: usize) -> Option<(Vec<usize>, String, bool, usize)> {
     let mut at = start;
     let plus = tokens.get(at) == Some(&Token::Char('+'));
