@@ -193,6 +193,10 @@ pub struct Bm25Config {
     /// of five letters or more that the catalog lacks (a typo: "calender" → "calendar"; 0 =
     /// off; docs/adr/0014's typo addendum).
     pub typo_weight: f64,
+    /// Whether a request that says something stops (假不休了, 用不上了, skip, no longer; see
+    /// `PreparedQuery::states_cessation`) expresses destructive intent, like a cue of the
+    /// `!destructive` line (docs/adr/0005's cessation addendum).
+    pub cessation: bool,
     /// A hit is confident only if it matched at least this share of the query's idf mass
     /// (0 = every hit with an identity or summary match is confident).
     pub min_coverage: f64,
@@ -258,6 +262,7 @@ impl Bm25Config {
             "time_weight" => self.time_weight = number()?,
             "wn_weight" => self.wn_weight = number()?,
             "typo_weight" => self.typo_weight = number()?,
+            "cessation" => self.cessation = flag()?,
             "min_coverage" => self.min_coverage = number()?,
             "coord" => self.coord = number()?,
             "product_boost" => self.product_boost = number()?,
@@ -321,6 +326,7 @@ impl Bm25Config {
         time_weight: 0.2,
         wn_weight: 0.2,
         typo_weight: 0.3,
+        cessation: true,
         min_coverage: 0.0,
         coord: 0.3,
         product_boost: 1.0,
@@ -364,6 +370,7 @@ impl Bm25Config {
         time_weight: 0.0,
         wn_weight: 0.0,
         typo_weight: 0.0,
+        cessation: false,
         min_coverage: 0.0,
         coord: 0.0,
         product_boost: 1.0,
@@ -831,7 +838,10 @@ impl Retriever for FieldedBm25 {
         let mut destructive_intent: Option<bool> = None;
         let mut has_destructive_intent = || {
             *destructive_intent
-                .get_or_insert_with(|| Lexicon::builtin().has_destructive_intent(&prepared))
+                .get_or_insert_with(|| {
+                    Lexicon::builtin().has_destructive_intent(&prepared)
+                        || (self.config.cessation && prepared.states_cessation())
+                })
         };
         let penalize_destructive =
             self.config.destructive_penalty != 1.0 && !has_destructive_intent();

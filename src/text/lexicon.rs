@@ -45,6 +45,17 @@ fn starts_with_words(words: &[String], form: &str) -> bool {
         .all(|w| words.next().is_some_and(|q| q == w))
 }
 
+/// English phrases saying that something stops ([`PreparedQuery::states_cessation`]): matched
+/// as plain word sequences, without the negation or phrasal-verb handling of cue lines.
+const STOPPING: [&str; 6] = [
+    "no longer",
+    "not needed",
+    "skip",
+    "skipping",
+    "call off",
+    "called off",
+];
+
 /// The particles of English phrasal verbs whose object may stand between verb and particle
 /// ("pull it back", "shut the group down").
 const PARTICLES: [&str; 6] = ["back", "down", "out", "off", "away", "up"];
@@ -104,6 +115,32 @@ impl PreparedQuery {
     fn may_have_char(&self, ch: char) -> bool {
         let (word, bit) = char_bit(ch);
         self.chars[word] & bit != 0
+    }
+
+    /// Returns true if and only if the query says that something stops, a way of cancelling
+    /// that names no removal verb: a clause holding 不, one to three Han characters other than
+    /// 不 and 了, then 了 ("no longer V": 假不休了, 用不上了, 不用再开了), or one of the English
+    /// [`STOPPING`] phrases (docs/adr/0005's cessation addendum). It also fires on 不是很了解
+    /// (了解, "understand"): the rule as measured.
+    pub fn states_cessation(&self) -> bool {
+        let chinese = self.may_have_char('不')
+            && self.may_have_char('了')
+            && clauses(&self.lowered).into_iter().any(|clause| {
+                let chars: Vec<char> = clause.chars().collect();
+                chars.iter().enumerate().any(|(at, &ch)| {
+                    ch == '不'
+                        && (1..=3).any(|len| {
+                            chars.get(at + 1 + len) == Some(&'了')
+                                && chars[at + 1..at + 1 + len]
+                                    .iter()
+                                    .all(|&c| forms::is_han(c) && c != '不' && c != '了')
+                        })
+                })
+            });
+        chinese
+            || STOPPING.iter().any(|phrase| {
+                (0..self.words.len()).any(|at| starts_with_words(&self.words[at..], phrase))
+            })
     }
 
     /// The query, NFKC-normalized and lower-cased.
@@ -577,6 +614,22 @@ mod tests {
         assert!(!change("建个待办，优先级调整到最高"));
         assert!(!change("create a page and rename the old one"));
         assert!(!change("推送地址千万别改"));
+    }
+
+    #[test]
+    fn cessation_is_a_stopping_phrase_or_a_chinese_no_longer() {
+        let stops = |q: &str| PreparedQuery::new(q).states_cessation();
+        assert!(stops("下周三那天的假不休了"));
+        assert!(stops("明天那间会议室用不上了，退了吧"));
+        assert!(stops("每周四的一对一从十一月起就不用再开了"));
+        assert!(stops("skip just next Thursday's curriculum sync"));
+        assert!(stops("the Friday slot is no longer needed"));
+        // 不 and 了 in different clauses, too far apart, or with no Han between them.
+        assert!(!stops("不急，明天看了再说"));
+        assert!(!stops("我不太清楚这个流程怎么走了"));
+        assert!(!stops("不了"));
+        assert!(!stops("别删，留着"));
+        assert!(!stops("move the sync to Friday"));
     }
 
     #[test]
