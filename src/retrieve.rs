@@ -837,11 +837,10 @@ impl Retriever for FieldedBm25 {
         // Destructive intent is asked at most once (the read-only test needs it too).
         let mut destructive_intent: Option<bool> = None;
         let mut has_destructive_intent = || {
-            *destructive_intent
-                .get_or_insert_with(|| {
-                    Lexicon::builtin().has_destructive_intent(&prepared)
-                        || (self.config.cessation && prepared.states_cessation())
-                })
+            *destructive_intent.get_or_insert_with(|| {
+                Lexicon::builtin().has_destructive_intent(&prepared)
+                    || (self.config.cessation && prepared.states_cessation())
+            })
         };
         let penalize_destructive =
             self.config.destructive_penalty != 1.0 && !has_destructive_intent();
