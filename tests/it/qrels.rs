@@ -130,6 +130,7 @@ fn every_judged_set_is_valid_and_consistent_with_the_catalog() {
         "test.json",
         "holdout.json",
         "holdout-next.json",
+        "holdout-after.json",
         "identity.json",
     ] {
         let text = std::fs::read_to_string(repo().join("qrels").join(name)).expect("qrels file");
