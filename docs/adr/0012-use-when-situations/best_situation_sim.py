@@ -1,9 +1,11 @@
+# Reranks best_situation_dump.py's lists by the best single use_when situation (from the repo root):
+#   python3 docs/adr/0012-use-when-situations/best_situation_sim.py OUT.json
 import json,glob,re,math,sys
 tools={}
-for f in glob.glob('/work/main/catalog/*.json'):
+for f in glob.glob('catalog/*.json'):
     for p in json.load(open(f)).get('products',[]):
         for t in p['tools']: tools[t['canonical_path']]=t
-cases={c['id']:c for c in json.load(open('/work/main/qrels/dev.json'))['cases']}
+cases={c['id']:c for c in json.load(open('qrels/dev.json'))['cases']}
 STOP=set("the a an to of in on for and or my me i is it be this that with at from by our we you your can please just all any so do don't not".split())
 def toks(text):
     text=text.lower(); out=set()
