@@ -72,10 +72,14 @@ pub fn lemma(word: String) -> String {
 /// Lower-cased, lemmatised words of normalized text (Han runs split words), for phrase
 /// matching only: index terms never go through this.
 pub fn plain_words(text: &str) -> Vec<String> {
+    word_pieces(text).map(|w| lemma(w.to_lowercase())).collect()
+}
+
+/// The words of normalized text before lemmatising, one per word of [`plain_words`], in
+/// the same order.
+pub fn word_pieces(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !c.is_alphanumeric() || is_han(c))
         .filter(|w| !w.is_empty())
-        .map(|w| lemma(w.to_lowercase()))
-        .collect()
 }
 
 /// How a phrase of the lexicon is matched.

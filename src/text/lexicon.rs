@@ -80,6 +80,10 @@ fn split_phrasal_verb(words: &[String], form: &str) -> bool {
 pub struct PreparedQuery {
     lowered: String,
     words: Vec<String>,
+    /// Per word of `words`: whether it was written in a regular past form (see [`is_past`]).
+    past: Vec<bool>,
+    /// Whether the query holds a question mark.
+    asks: bool,
     /// A bit per hash of each character of `lowered` ([`char_bit`]): a clear bit proves the
     /// character absent (a set one may be another character's).
     chars: [u64; CHAR_WORDS],
@@ -99,6 +103,8 @@ impl PreparedQuery {
     pub fn new(query: &str) -> PreparedQuery {
         let lowered = normalize(query).to_lowercase();
         let words = forms::plain_words(&lowered);
+        let past = forms::word_pieces(&lowered).map(is_past).collect();
+        let asks = lowered.contains('?');
         let mut chars = [0u64; CHAR_WORDS];
         for ch in lowered.chars() {
             let (word, bit) = char_bit(ch);
@@ -107,6 +113,8 @@ impl PreparedQuery {
         PreparedQuery {
             lowered,
             words,
+            past,
+            asks,
             chars,
         }
     }
@@ -207,7 +215,12 @@ impl PreparedQuery {
             Occurrence::Text { cue, before, after } => {
                 !not_an_order_before(before) && !a_not_a(cue, before, after)
             }
-            Occurrence::Words { before } => !negated_words(before),
+            Occurrence::Words { before } => {
+                // In a question, a past form tells what happened ("who joined?", "has anyone
+                // opened it?"): not an order (docs/adr/0008's past-form addendum).
+                let told_as_past = self.asks && self.past.get(before.len()) == Some(&true);
+                !negated_words(before) && !told_as_past
+            }
         })
     }
 
@@ -500,6 +513,13 @@ fn a_not_a(cue: &str, before: &str, after: &str) -> bool {
     })
 }
 
+/// Returns true if and only if `piece` (a word of the lower-cased query, before lemmatising)
+/// is a regular past form: five ASCII letters or more ending in -ed, which [`forms::lemma`]
+/// strips ("joined" → join, "acked" → ack).
+fn is_past(piece: &str) -> bool {
+    piece.len() >= 5 && piece.ends_with("ed") && piece.bytes().all(|b| b.is_ascii_lowercase())
+}
+
 /// Returns true if and only if the words right before an English cue negate it or tell it
 /// as past (don't, didn't, do not, never, no need to).
 fn negated_words(before: &[String]) -> bool {
@@ -630,6 +650,26 @@ mod tests {
         assert!(!stops("不了"));
         assert!(!stops("别删，留着"));
         assert!(!stops("move the sync to Friday"));
+    }
+
+    #[test]
+    fn a_past_form_in_a_question_is_not_an_order() {
+        let lexicon = Lexicon::builtin();
+        let read_only = |q: &str| lexicon.has_read_only_intent(&PreparedQuery::new(q));
+        let destructive = |q: &str| lexicon.has_destructive_intent(&PreparedQuery::new(q));
+        // join, ack, mark and kick are cues of an order; told as past in a question, they ask.
+        assert!(read_only("who joined sales-east this week?"));
+        assert!(read_only("who hasn't acked my DING?"));
+        assert!(read_only("which volunteers got marked as done?"));
+        assert!(!destructive("who kicked Tom out of the group?"));
+        // The present form still orders, and without a question a past participle may carry
+        // the order ("get their status marked as done").
+        assert!(!read_only("can you join me to sales-east?"));
+        assert!(destructive("kick Tom out of the group?"));
+        assert!(!read_only(
+            "list the volunteers and get their status marked as done"
+        ));
+        assert!(destructive("Tom has to be kicked out of the group"));
     }
 
     #[test]
