@@ -46,15 +46,9 @@ fn starts_with_words(words: &[String], form: &str) -> bool {
 }
 
 /// English phrases saying that something stops ([`PreparedQuery::states_cessation`]): matched
-/// as plain word sequences, without the negation or phrasal-verb handling of cue lines.
-const STOPPING: [&str; 6] = [
-    "no longer",
-    "not needed",
-    "skip",
-    "skipping",
-    "call off",
-    "called off",
-];
+/// against the query's lemmatised words ("skipping" and "called off" match too), without the
+/// negation or phrasal-verb handling of cue lines.
+const STOPPING: [&str; 3] = ["no longer", "skip", "call off"];
 
 /// The particles of English phrasal verbs whose object may stand between verb and particle
 /// ("pull it back", "shut the group down").
@@ -644,6 +638,8 @@ mod tests {
         assert!(stops("每周四的一对一从十一月起就不用再开了"));
         assert!(stops("skip just next Thursday's curriculum sync"));
         assert!(stops("the Friday slot is no longer needed"));
+        assert!(stops("we're skipping Thursday's sync"));
+        assert!(stops("the offsite got called off"));
         // 不 and 了 in different clauses, too far apart, or with no Han between them.
         assert!(!stops("不急，明天看了再说"));
         assert!(!stops("我不太清楚这个流程怎么走了"));
