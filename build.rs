@@ -258,6 +258,22 @@ fn lexicon(manifest: &std::path::Path, out_dir: &std::path::Path) {
         );
     }
     triggers(&mut code, &groups, &forms);
+    let words: std::collections::BTreeSet<&str> = forms
+        .interned
+        .keys()
+        .filter_map(|form| match form {
+            forms::Form::Words(words) => Some(words.split(' ')),
+            forms::Form::Text(_) => None,
+        })
+        .flatten()
+        .collect();
+    writeln!(
+        code,
+        "/// Every word of a word phrase (groups and cue lists), sorted.\npub static WORDS: [&str; {}] = {:?};",
+        words.len(),
+        words.iter().collect::<Vec<_>>()
+    )
+    .expect("write");
     std::fs::write(out_dir.join("lexicon.rs"), code).expect("write lexicon.rs");
 }
 

@@ -96,7 +96,10 @@ fn char_bit(ch: char) -> (usize, u64) {
 impl PreparedQuery {
     pub fn new(query: &str) -> PreparedQuery {
         let lowered = normalize(query).to_lowercase();
-        let words = forms::plain_words(&lowered);
+        let mut words = forms::plain_words(&lowered);
+        for (word, piece) in words.iter_mut().zip(forms::word_pieces(&lowered)) {
+            restore_silent_e(word, piece);
+        }
         let past = forms::word_pieces(&lowered).map(is_past).collect();
         let asks = lowered.contains('?');
         let mut chars = [0u64; CHAR_WORDS];
@@ -507,6 +510,20 @@ fn a_not_a(cue: &str, before: &str, after: &str) -> bool {
     })
 }
 
+/// Gives back the silent e that [`forms::lemma`] drops with -ed / -ing ("deleting" → delet →
+/// delete): when `word` lost a suffix of `piece`, is no word of a lexicon phrase, and `word` +
+/// e is one (docs/adr/0004's silent-e addendum). The index's terms never pass through here.
+fn restore_silent_e(word: &mut String, piece: &str) {
+    let is_lexicon_word = |w: &str| compiled::WORDS.binary_search(&w).is_ok();
+    let stripped = piece.len() > word.len() && (piece.ends_with("ed") || piece.ends_with("ing"));
+    if stripped && !is_lexicon_word(word) {
+        word.push('e');
+        if !is_lexicon_word(word) {
+            word.pop();
+        }
+    }
+}
+
 /// Returns true if and only if `piece` (a word of the lower-cased query, before lemmatising)
 /// is a regular past form: five ASCII letters or more ending in -ed, which [`forms::lemma`]
 /// strips ("joined" → join, "acked" → ack).
@@ -666,6 +683,22 @@ mod tests {
             "list the volunteers and get their status marked as done"
         ));
         assert!(destructive("Tom has to be kicked out of the group"));
+    }
+
+    #[test]
+    fn a_stripped_silent_e_is_given_back_for_lexicon_words() {
+        let words = |q: &str| PreparedQuery::new(q).words;
+        // "mov", "revok" and "renam" are no words of a lexicon phrase; the words with -e are.
+        assert_eq!(words("moving it to Friday"), ["move", "it", "to", "friday"]);
+        assert_eq!(words("revoked"), ["revoke"]);
+        assert_eq!(words("renaming"), ["rename"]);
+        // A stem that is a lexicon word itself stays ("remov": phrases written "removed"),
+        // and a word that lost no suffix is never touched.
+        assert_eq!(words("removing"), ["remov"]);
+        assert_eq!(words("joined"), ["join"]);
+        assert_eq!(words("the pin"), ["the", "pin"]);
+        let lexicon = Lexicon::builtin();
+        assert!(lexicon.has_destructive_intent(&PreparedQuery::new("revoking her access")));
     }
 
     #[test]
@@ -873,6 +906,21 @@ mod tests {
         }
         assert!(!synonyms.is_empty());
         assert_eq!(list(&compiled::DESTRUCTIVE_SYNONYMS), synonyms);
+        // Every word of a word phrase, of the groups and the cue lists, sorted and unique.
+        let mut words: Vec<&str> = groups
+            .iter()
+            .flatten()
+            .map(|(form, _)| form)
+            .chain(lists.values().flatten())
+            .filter_map(|form| match form {
+                Form::Words(words) => Some(words.split(' ')),
+                Form::Text(_) => None,
+            })
+            .flatten()
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        assert_eq!(compiled::WORDS.to_vec(), words);
         // Text ids: each distinct text once, in first-seen order.
         let mut texts: Vec<&str> = Vec::new();
         for (_, text) in groups.iter().flatten() {
