@@ -652,23 +652,55 @@ impl FieldedBm25 {
     }
 }
 
-/// Adds `expanded` (term ids, with repetitions) to `weights` (sorted by term) at `weight` ×
-/// ln(1 + qtf), skipping terms `weights` already has; keeps `weights` sorted.
-fn join_expansions(weights: &mut Vec<QueryTerm>, mut expanded: Vec<u32>, weight: f64) {
-    let before = weights.len();
-    for (term, qtf) in counted(&mut expanded) {
-        if weights[..before]
-            .binary_search_by_key(&term, |q| q.term)
-            .is_err()
-        {
+/// The terms that join a query's own at lower weights (lexicon expansions, value words,
+/// WordNet's words, typo corrections, stem siblings), in the order they are offered: a term
+/// takes the weight of the first offer that has it and never replaces an own term. Collected
+/// first and joined once (one sort instead of one per offer; the same terms and weights).
+#[derive(Default)]
+struct Joins {
+    /// (term, offer, weight), one per distinct term of each offer.
+    terms: Vec<(u32, u32, f64)>,
+    offers: u32,
+}
+
+impl Joins {
+    /// Offers `expanded` (term ids, with repetitions) at `weight` × ln(1 + qtf).
+    fn offer(&mut self, mut expanded: Vec<u32>, weight: f64) {
+        let offer = self.offers;
+        self.offers += 1;
+        for (term, qtf) in counted(&mut expanded) {
+            self.terms
+                .push((term, offer, (1.0 + f64::from(qtf)).ln() * weight));
+        }
+    }
+
+    /// Adds each offered term `weights` (sorted by term) lacks, at its first offer's weight;
+    /// keeps `weights` sorted.
+    fn join_into(mut self, weights: &mut Vec<QueryTerm>) {
+        if self.terms.is_empty() {
+            return;
+        }
+        self.terms
+            .sort_unstable_by_key(|&(term, offer, _)| (term, offer));
+        self.terms.dedup_by_key(|&mut (term, _, _)| term);
+        let own = std::mem::take(weights);
+        weights.reserve(own.len() + self.terms.len());
+        let mut own = own.into_iter().peekable();
+        for (term, _, weight) in self.terms {
+            while let Some(q) = own.next_if(|q| q.term < term) {
+                weights.push(q);
+            }
+            if own.peek().is_some_and(|q| q.term == term) {
+                continue;
+            }
             weights.push(QueryTerm {
                 term,
-                weight: (1.0 + f64::from(qtf)).ln() * weight,
+                weight,
                 is_own: false,
             });
         }
+        weights.extend(own);
     }
-    weights.sort_unstable_by_key(|q| q.term);
 }
 
 impl FieldedBm25 {
@@ -769,6 +801,7 @@ impl Retriever for FieldedBm25 {
                 }
             })
             .collect();
+        let mut joins = Joins::default();
         if self.config.expansion_weight > 0.0 {
             let outside_quotes = match &quoted {
                 Some((outside, _)) if !self.config.expand_quoted => {
@@ -780,7 +813,7 @@ impl Retriever for FieldedBm25 {
             for text in Lexicon::builtin().expansion(outside_quotes.as_ref().unwrap_or(&prepared)) {
                 expanded.extend_from_slice(self.expansion_term_ids(text));
             }
-            join_expansions(&mut weights, expanded, expansion_weight);
+            joins.offer(expanded, expansion_weight);
         }
         // A request naming a value wants a tool that takes one (docs/adr/0011).
         // In `VALUE_WORDS` order.
@@ -795,7 +828,7 @@ impl Retriever for FieldedBm25 {
             let found = [named.date, named.phone, named.money, named.time];
             for (kind, weight) in value_weights.into_iter().enumerate() {
                 if found[kind] && weight > 0.0 {
-                    join_expansions(&mut weights, self.value_term_ids(kind).to_vec(), weight);
+                    joins.offer(self.value_term_ids(kind).to_vec(), weight);
                 }
             }
         }
@@ -805,7 +838,7 @@ impl Retriever for FieldedBm25 {
             for word in &english {
                 self.wordnet_term_ids(word, &mut related);
             }
-            join_expansions(&mut weights, related, self.config.wn_weight);
+            joins.offer(related, self.config.wn_weight);
         }
         if self.config.typo_weight > 0.0 && !english.is_empty() {
             // The catalog's words one edit away from a word it lacks join like expansions.
@@ -817,16 +850,13 @@ impl Retriever for FieldedBm25 {
             }
             corrected.sort_unstable();
             corrected.dedup();
-            join_expansions(&mut weights, corrected, self.config.typo_weight);
+            joins.offer(corrected, self.config.typo_weight);
         }
         if self.config.stem_weight > 0.0 && !english.is_empty() {
             // Stem siblings join like expansions, never doubling a term the query has.
-            join_expansions(
-                &mut weights,
-                self.stem_sibling_ids(&english),
-                self.config.stem_weight,
-            );
+            joins.offer(self.stem_sibling_ids(&english), self.config.stem_weight);
         }
+        joins.join_into(&mut weights);
         // Destructive intent is asked at most once (the read-only test needs it too).
         let mut destructive_intent: Option<bool> = None;
         let mut has_destructive_intent = || {
