@@ -87,32 +87,41 @@ fn name_static(name: &str) -> Option<&'static str> {
     RETRIEVERS.iter().copied().find(|n| *n == name)
 }
 
-/// How many English words `FieldedBm25` keeps WordNet's term ids, and typo corrections, for
-/// (a bound on the memory a long-running `serve` spends on each; a word beyond it is looked
-/// up each time).
+/// How many English words `FieldedBm25` keeps their [`WordTerms`] for (a bound on the memory
+/// a long-running `serve` spends on them; a word beyond it is worked out each time).
 const WORD_CACHE_WORDS: usize = 50_000;
 
-/// Per English query word, term ids worked out from the word alone (filled on use, at most
-/// [`WORD_CACHE_WORDS`] words; only looked up, never iterated, so its order cannot reach an
-/// answer).
+/// The term ids an English query word brings, worked out from the word alone: WordNet's
+/// related words (with repetitions), its typo corrections (when it has at least
+/// [`TYPO_MIN_LETTERS`] letters and the catalog lacks it) and its stem siblings (with
+/// repetitions). Each list is empty when its weight is 0.
 #[derive(Default)]
-struct WordCache(std::sync::Mutex<std::collections::HashMap<String, Vec<u32>>>);
+struct WordTerms {
+    wordnet: Vec<u32>,
+    typo: Vec<u32>,
+    stems: Vec<u32>,
+}
+
+/// Per English query word, its [`WordTerms`] (filled on use, at most [`WORD_CACHE_WORDS`]
+/// words; only looked up, never iterated, so its order cannot reach an answer). One lookup a
+/// word for all three lists.
+#[derive(Default)]
+struct WordCache(std::sync::Mutex<std::collections::HashMap<String, WordTerms>>);
 
 impl WordCache {
-    /// Appends `word`'s ids to `out`, computing them with `compute` on a miss.
-    fn extend(&self, word: &str, out: &mut Vec<u32>, compute: impl FnOnce(&mut Vec<u32>)) {
+    /// Hands `word`'s terms to `read`, computing them with `compute` on a miss.
+    fn with(&self, word: &str, compute: impl FnOnce() -> WordTerms, read: impl FnOnce(&WordTerms)) {
         if let Ok(cache) = self.0.lock() {
-            if let Some(ids) = cache.get(word) {
-                out.extend_from_slice(ids);
+            if let Some(terms) = cache.get(word) {
+                read(terms);
                 return;
             }
         }
-        let mut ids = Vec::new();
-        compute(&mut ids);
-        out.extend_from_slice(&ids);
+        let terms = compute();
+        read(&terms);
         if let Ok(mut cache) = self.0.lock() {
             if cache.len() < WORD_CACHE_WORDS {
-                cache.insert(word.to_string(), ids);
+                cache.insert(word.to_string(), terms);
             }
         }
     }
@@ -478,11 +487,8 @@ pub struct FieldedBm25 {
     expansion_terms: std::sync::OnceLock<Vec<std::sync::OnceLock<Vec<u32>>>>,
     /// Per entry of `VALUE_WORDS`, its term ids, analysed on first use.
     value_terms: [std::sync::OnceLock<Vec<u32>>; 4],
-    /// Per English query word, the term ids of the words WordNet relates to it, with
-    /// repetitions.
-    wordnet_terms: WordCache,
-    /// Per English query word the catalog lacks, the ids of its terms one edit away.
-    typo_terms: WordCache,
+    /// Per English query word, its WordNet words', typo corrections' and stem siblings' ids.
+    word_terms: WordCache,
     n_tools: usize,
     /// The ids of the terms marked `#` (n-grams, pairs, identifier shapes) and of those marked
     /// [`ID_SHAPE_MARK`]: ranges, since ids follow sorted term order (a query asks about
@@ -533,8 +539,7 @@ impl FieldedBm25 {
                 .collect(),
             expansion_terms: std::sync::OnceLock::new(),
             value_terms: Default::default(),
-            wordnet_terms: Default::default(),
-            typo_terms: Default::default(),
+            word_terms: Default::default(),
             marked_terms: index.terms.prefix_range("#"),
             id_shape_terms: index.terms.prefix_range(ID_SHAPE_MARK),
             index,
@@ -590,23 +595,32 @@ impl FieldedBm25 {
         }
     }
 
-    /// The term ids of the words WordNet relates to `word` (an English query word), with
-    /// repetitions, appended to `out`; cached per word.
-    fn wordnet_term_ids(&self, word: &str, out: &mut Vec<u32>) {
-        self.wordnet_terms.extend(word, out, |ids| {
-            crate::text::each_wordnet_related(word, &mut |w| self.push_term_ids(w, ids));
-        });
-    }
-
-    /// The ids of the catalog's terms one edit away from `word` (an English query word of at
-    /// least [`TYPO_MIN_LETTERS`] letters the catalog lacks), appended to `out`; cached per
-    /// word.
-    fn typo_term_ids(&self, word: &str, out: &mut Vec<u32>) {
-        self.typo_terms.extend(word, out, |ids| {
-            each_one_edit_away(word, &mut |candidate| {
-                ids.extend(self.index.terms.id(candidate))
+    /// The [`WordTerms`] of `word` (an English query word), uncached:
+    /// - WordNet's: the term ids of the words WordNet relates to it;
+    /// - typos: for a word of at least [`TYPO_MIN_LETTERS`] letters the catalog lacks, the ids
+    ///   of the catalog's terms one edit away;
+    /// - stems: the ids of the catalog's English word terms that share its Snowball stem but
+    ///   are not the word.
+    fn word_terms_of(&self, word: &str) -> WordTerms {
+        let terms = &self.index.terms;
+        let mut out = WordTerms::default();
+        if self.config.wn_weight > 0.0 {
+            crate::text::each_wordnet_related(word, &mut |w| {
+                self.push_term_ids(w, &mut out.wordnet)
             });
-        });
+        }
+        if self.config.typo_weight > 0.0
+            && word.len() >= TYPO_MIN_LETTERS
+            && terms.id(word).is_none()
+        {
+            each_one_edit_away(word, &mut |candidate| out.typo.extend(terms.id(candidate)));
+        }
+        if self.config.stem_weight > 0.0 {
+            let siblings = self.index.stems.members(&english_stem(word));
+            out.stems
+                .extend(siblings.iter().filter(|&&id| terms.term(id) != word));
+        }
+        out
     }
 
     /// The term ids of `VALUE_WORDS[kind]`, analysed on first use.
@@ -700,20 +714,6 @@ impl Joins {
             });
         }
         weights.extend(own);
-    }
-}
-
-impl FieldedBm25 {
-    /// The ids of the catalog's English word terms that share a Snowball stem with one of
-    /// `words` (lower-case query words) but are not that word, with repetitions.
-    fn stem_sibling_ids(&self, words: &[String]) -> Vec<u32> {
-        let terms = &self.index.terms;
-        let mut ids = Vec::new();
-        for word in words {
-            let siblings = self.index.stems.members(&english_stem(word));
-            ids.extend(siblings.iter().filter(|&&id| terms.term(id) != word));
-        }
-        ids
     }
 }
 
@@ -832,29 +832,31 @@ impl Retriever for FieldedBm25 {
                 }
             }
         }
+        // The request's English words bring WordNet's words, typo corrections (the catalog's
+        // words one edit away from a word it lacks) and stem siblings; each joins like
+        // expansions, never doubling a term the query has.
+        let (mut related, mut corrected, mut siblings) = (Vec::new(), Vec::new(), Vec::new());
+        for word in &english {
+            self.word_terms.with(
+                word,
+                || self.word_terms_of(word),
+                |terms| {
+                    related.extend_from_slice(&terms.wordnet);
+                    corrected.extend_from_slice(&terms.typo);
+                    siblings.extend_from_slice(&terms.stems);
+                },
+            );
+        }
         if self.config.wn_weight > 0.0 && !english.is_empty() {
-            // Words WordNet relates to the request's English words join like expansions.
-            let mut related: Vec<u32> = Vec::new();
-            for word in &english {
-                self.wordnet_term_ids(word, &mut related);
-            }
             joins.offer(related, self.config.wn_weight);
         }
         if self.config.typo_weight > 0.0 && !english.is_empty() {
-            // The catalog's words one edit away from a word it lacks join like expansions.
-            let mut corrected: Vec<u32> = Vec::new();
-            for word in &english {
-                if word.len() >= TYPO_MIN_LETTERS && terms.id(word).is_none() {
-                    self.typo_term_ids(word, &mut corrected);
-                }
-            }
             corrected.sort_unstable();
             corrected.dedup();
             joins.offer(corrected, self.config.typo_weight);
         }
         if self.config.stem_weight > 0.0 && !english.is_empty() {
-            // Stem siblings join like expansions, never doubling a term the query has.
-            joins.offer(self.stem_sibling_ids(&english), self.config.stem_weight);
+            joins.offer(siblings, self.config.stem_weight);
         }
         joins.join_into(&mut weights);
         // Destructive intent is asked at most once (the read-only test needs it too).
