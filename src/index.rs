@@ -60,8 +60,28 @@ pub struct TermTable {
     offsets: Vec<u32>,
     /// An optional hash table of term ids (open addressing, `text::fnv1a`), built by
     /// [`TermTable::build_lookup`] for long-running processes; lookups are the same without.
-    lookup: std::sync::OnceLock<Vec<LookupSlot>>,
+    lookup: std::sync::OnceLock<Lookup>,
 }
+
+/// [`TermTable`]'s hash table and, in front of it, a one-bit-per-hash filter of its terms.
+#[derive(Debug, Clone)]
+struct Lookup {
+    slots: Vec<LookupSlot>,
+    /// Bit [`filter_bit`] of every term's hash is set: a word the table lacks (most of a
+    /// query's typo candidates, ~53 per letter) is mostly turned away here, in a few KiB that
+    /// stay in cache, without a probe into the slots (16 bytes a slot, several MiB). No term is
+    /// ever turned away, so the answers are the same.
+    filter: Vec<u64>,
+}
+
+/// The filter bit of a term with hash `hash` in a filter of `mask + 1` bits (the hash's high
+/// bits, mixed: the slots take its low bits).
+fn filter_bit(hash: u32, mask: usize) -> usize {
+    (hash.wrapping_mul(0x9E37_79B1).rotate_left(16) as usize) & mask
+}
+
+/// Filter bits per term (a word the table lacks passes for about 1 in 8 of them).
+const FILTER_BITS_PER_TERM: usize = 8;
 
 /// One slot of [`TermTable`]'s hash table: a term id and, for a term of at most
 /// [`INLINE_TERM`] bytes, its text. A probe for a short term then reads one 16-byte slot,
@@ -132,16 +152,26 @@ impl TermTable {
     pub fn build_lookup(&self) {
         self.lookup.get_or_init(|| {
             let slots = (self.len() * 2).next_power_of_two().max(2);
+            let bits = (self.len() * FILTER_BITS_PER_TERM)
+                .next_power_of_two()
+                .max(64);
             let mut table = vec![LookupSlot::EMPTY; slots];
+            let mut filter = vec![0u64; bits / 64];
             for id in 0..self.len() as u32 {
                 let term = self.term(id);
-                let mut slot = fnv1a(term.as_bytes()) as usize & (slots - 1);
+                let hash = fnv1a(term.as_bytes());
+                let bit = filter_bit(hash, bits - 1);
+                filter[bit / 64] |= 1 << (bit % 64);
+                let mut slot = hash as usize & (slots - 1);
                 while table[slot].id != u32::MAX {
                     slot = (slot + 1) & (slots - 1);
                 }
                 table[slot] = LookupSlot::new(id, term);
             }
-            table
+            Lookup {
+                slots: table,
+                filter,
+            }
         });
     }
 
@@ -197,10 +227,19 @@ impl TermTable {
     /// The id of `term`, if the catalog uses it (one hash probe once
     /// [`TermTable::build_lookup`] ran, else a binary search).
     pub fn id(&self, term: &str) -> Option<u32> {
-        if let Some(table) = self.lookup.get() {
+        if let Some(Lookup {
+            slots: table,
+            filter,
+        }) = self.lookup.get()
+        {
             let mask = table.len() - 1;
             let bytes = term.as_bytes();
-            let mut slot = fnv1a(bytes) as usize & mask;
+            let hash = fnv1a(bytes);
+            let bit = filter_bit(hash, filter.len() * 64 - 1);
+            if filter[bit / 64] & 1 << (bit % 64) == 0 {
+                return None;
+            }
+            let mut slot = hash as usize & mask;
             loop {
                 let entry = &table[slot];
                 if entry.id == u32::MAX {

@@ -87,32 +87,41 @@ fn name_static(name: &str) -> Option<&'static str> {
     RETRIEVERS.iter().copied().find(|n| *n == name)
 }
 
-/// How many English words `FieldedBm25` keeps WordNet's term ids, and typo corrections, for
-/// (a bound on the memory a long-running `serve` spends on each; a word beyond it is looked
-/// up each time).
+/// How many English words `FieldedBm25` keeps their [`WordTerms`] for (a bound on the memory
+/// a long-running `serve` spends on them; a word beyond it is worked out each time).
 const WORD_CACHE_WORDS: usize = 50_000;
 
-/// Per English query word, term ids worked out from the word alone (filled on use, at most
-/// [`WORD_CACHE_WORDS`] words; only looked up, never iterated, so its order cannot reach an
-/// answer).
+/// The term ids an English query word brings, worked out from the word alone: WordNet's
+/// related words (with repetitions), its typo corrections (when it has at least
+/// [`TYPO_MIN_LETTERS`] letters and the catalog lacks it) and its stem siblings (with
+/// repetitions). Each list is empty when its weight is 0.
 #[derive(Default)]
-struct WordCache(std::sync::Mutex<std::collections::HashMap<String, Vec<u32>>>);
+struct WordTerms {
+    wordnet: Vec<u32>,
+    typo: Vec<u32>,
+    stems: Vec<u32>,
+}
+
+/// Per English query word, its [`WordTerms`] (filled on use, at most [`WORD_CACHE_WORDS`]
+/// words; only looked up, never iterated, so its order cannot reach an answer). One lookup a
+/// word for all three lists.
+#[derive(Default)]
+struct WordCache(std::sync::Mutex<std::collections::HashMap<String, WordTerms>>);
 
 impl WordCache {
-    /// Appends `word`'s ids to `out`, computing them with `compute` on a miss.
-    fn extend(&self, word: &str, out: &mut Vec<u32>, compute: impl FnOnce(&mut Vec<u32>)) {
+    /// Hands `word`'s terms to `read`, computing them with `compute` on a miss.
+    fn with(&self, word: &str, compute: impl FnOnce() -> WordTerms, read: impl FnOnce(&WordTerms)) {
         if let Ok(cache) = self.0.lock() {
-            if let Some(ids) = cache.get(word) {
-                out.extend_from_slice(ids);
+            if let Some(terms) = cache.get(word) {
+                read(terms);
                 return;
             }
         }
-        let mut ids = Vec::new();
-        compute(&mut ids);
-        out.extend_from_slice(&ids);
+        let terms = compute();
+        read(&terms);
         if let Ok(mut cache) = self.0.lock() {
             if cache.len() < WORD_CACHE_WORDS {
-                cache.insert(word.to_string(), ids);
+                cache.insert(word.to_string(), terms);
             }
         }
     }
@@ -485,11 +494,8 @@ pub struct FieldedBm25 {
     expansion_terms: std::sync::OnceLock<Vec<std::sync::OnceLock<Vec<u32>>>>,
     /// Per entry of `VALUE_WORDS`, its term ids, analysed on first use.
     value_terms: [std::sync::OnceLock<Vec<u32>>; 4],
-    /// Per English query word, the term ids of the words WordNet relates to it, with
-    /// repetitions.
-    wordnet_terms: WordCache,
-    /// Per English query word the catalog lacks, the ids of its terms one edit away.
-    typo_terms: WordCache,
+    /// Per English query word, its WordNet words', typo corrections' and stem siblings' ids.
+    word_terms: WordCache,
     n_tools: usize,
     /// The ids of the terms marked `#` (n-grams, pairs, identifier shapes) and of those marked
     /// [`ID_SHAPE_MARK`]: ranges, since ids follow sorted term order (a query asks about
@@ -540,8 +546,7 @@ impl FieldedBm25 {
                 .collect(),
             expansion_terms: std::sync::OnceLock::new(),
             value_terms: Default::default(),
-            wordnet_terms: Default::default(),
-            typo_terms: Default::default(),
+            word_terms: Default::default(),
             marked_terms: index.terms.prefix_range("#"),
             id_shape_terms: index.terms.prefix_range(ID_SHAPE_MARK),
             index,
@@ -597,23 +602,32 @@ impl FieldedBm25 {
         }
     }
 
-    /// The term ids of the words WordNet relates to `word` (an English query word), with
-    /// repetitions, appended to `out`; cached per word.
-    fn wordnet_term_ids(&self, word: &str, out: &mut Vec<u32>) {
-        self.wordnet_terms.extend(word, out, |ids| {
-            crate::text::each_wordnet_related(word, &mut |w| self.push_term_ids(w, ids));
-        });
-    }
-
-    /// The ids of the catalog's terms one edit away from `word` (an English query word of at
-    /// least [`TYPO_MIN_LETTERS`] letters the catalog lacks), appended to `out`; cached per
-    /// word.
-    fn typo_term_ids(&self, word: &str, out: &mut Vec<u32>) {
-        self.typo_terms.extend(word, out, |ids| {
-            each_one_edit_away(word, &mut |candidate| {
-                ids.extend(self.index.terms.id(candidate))
+    /// The [`WordTerms`] of `word` (an English query word), uncached:
+    /// - WordNet's: the term ids of the words WordNet relates to it;
+    /// - typos: for a word of at least [`TYPO_MIN_LETTERS`] letters the catalog lacks, the ids
+    ///   of the catalog's terms one edit away;
+    /// - stems: the ids of the catalog's English word terms that share its Snowball stem but
+    ///   are not the word.
+    fn word_terms_of(&self, word: &str) -> WordTerms {
+        let terms = &self.index.terms;
+        let mut out = WordTerms::default();
+        if self.config.wn_weight > 0.0 {
+            crate::text::each_wordnet_related(word, &mut |w| {
+                self.push_term_ids(w, &mut out.wordnet)
             });
-        });
+        }
+        if self.config.typo_weight > 0.0
+            && word.len() >= TYPO_MIN_LETTERS
+            && terms.id(word).is_none()
+        {
+            each_one_edit_away(word, &mut |candidate| out.typo.extend(terms.id(candidate)));
+        }
+        if self.config.stem_weight > 0.0 {
+            let siblings = self.index.stems.members(&english_stem(word));
+            out.stems
+                .extend(siblings.iter().filter(|&&id| terms.term(id) != word));
+        }
+        out
     }
 
     /// The term ids of `VALUE_WORDS[kind]`, analysed on first use.
@@ -659,36 +673,54 @@ impl FieldedBm25 {
     }
 }
 
-/// Adds `expanded` (term ids, with repetitions) to `weights` (sorted by term) at `weight` ×
-/// ln(1 + qtf), skipping terms `weights` already has; keeps `weights` sorted.
-fn join_expansions(weights: &mut Vec<QueryTerm>, mut expanded: Vec<u32>, weight: f64) {
-    let before = weights.len();
-    for (term, qtf) in counted(&mut expanded) {
-        if weights[..before]
-            .binary_search_by_key(&term, |q| q.term)
-            .is_err()
-        {
+/// The terms that join a query's own at lower weights (lexicon expansions, value words,
+/// WordNet's words, typo corrections, stem siblings), in the order they are offered: a term
+/// takes the weight of the first offer that has it and never replaces an own term. Collected
+/// first and joined once (one sort instead of one per offer; the same terms and weights).
+#[derive(Default)]
+struct Joins {
+    /// (term, offer, weight), one per distinct term of each offer.
+    terms: Vec<(u32, u32, f64)>,
+    offers: u32,
+}
+
+impl Joins {
+    /// Offers `expanded` (term ids, with repetitions) at `weight` × ln(1 + qtf).
+    fn offer(&mut self, mut expanded: Vec<u32>, weight: f64) {
+        let offer = self.offers;
+        self.offers += 1;
+        for (term, qtf) in counted(&mut expanded) {
+            self.terms
+                .push((term, offer, (1.0 + f64::from(qtf)).ln() * weight));
+        }
+    }
+
+    /// Adds each offered term `weights` (sorted by term) lacks, at its first offer's weight;
+    /// keeps `weights` sorted.
+    fn join_into(mut self, weights: &mut Vec<QueryTerm>) {
+        if self.terms.is_empty() {
+            return;
+        }
+        self.terms
+            .sort_unstable_by_key(|&(term, offer, _)| (term, offer));
+        self.terms.dedup_by_key(|&mut (term, _, _)| term);
+        let own = std::mem::take(weights);
+        weights.reserve(own.len() + self.terms.len());
+        let mut own = own.into_iter().peekable();
+        for (term, _, weight) in self.terms {
+            while let Some(q) = own.next_if(|q| q.term < term) {
+                weights.push(q);
+            }
+            if own.peek().is_some_and(|q| q.term == term) {
+                continue;
+            }
             weights.push(QueryTerm {
                 term,
-                weight: (1.0 + f64::from(qtf)).ln() * weight,
+                weight,
                 is_own: false,
             });
         }
-    }
-    weights.sort_unstable_by_key(|q| q.term);
-}
-
-impl FieldedBm25 {
-    /// The ids of the catalog's English word terms that share a Snowball stem with one of
-    /// `words` (lower-case query words) but are not that word, with repetitions.
-    fn stem_sibling_ids(&self, words: &[String]) -> Vec<u32> {
-        let terms = &self.index.terms;
-        let mut ids = Vec::new();
-        for word in words {
-            let siblings = self.index.stems.members(&english_stem(word));
-            ids.extend(siblings.iter().filter(|&&id| terms.term(id) != word));
-        }
-        ids
+        weights.extend(own);
     }
 }
 
@@ -776,6 +808,7 @@ impl Retriever for FieldedBm25 {
                 }
             })
             .collect();
+        let mut joins = Joins::default();
         if self.config.expansion_weight > 0.0 {
             let outside_quotes = match &quoted {
                 Some((outside, _)) if !self.config.expand_quoted => {
@@ -787,7 +820,7 @@ impl Retriever for FieldedBm25 {
             for text in Lexicon::builtin().expansion(outside_quotes.as_ref().unwrap_or(&prepared)) {
                 expanded.extend_from_slice(self.expansion_term_ids(text));
             }
-            join_expansions(&mut weights, expanded, expansion_weight);
+            joins.offer(expanded, expansion_weight);
         }
         // A request naming a value wants a tool that takes one (docs/adr/0011).
         // In `VALUE_WORDS` order.
@@ -802,38 +835,37 @@ impl Retriever for FieldedBm25 {
             let found = [named.date, named.phone, named.money, named.time];
             for (kind, weight) in value_weights.into_iter().enumerate() {
                 if found[kind] && weight > 0.0 {
-                    join_expansions(&mut weights, self.value_term_ids(kind).to_vec(), weight);
+                    joins.offer(self.value_term_ids(kind).to_vec(), weight);
                 }
             }
         }
-        if self.config.wn_weight > 0.0 && !english.is_empty() {
-            // Words WordNet relates to the request's English words join like expansions.
-            let mut related: Vec<u32> = Vec::new();
-            for word in &english {
-                self.wordnet_term_ids(word, &mut related);
-            }
-            join_expansions(&mut weights, related, self.config.wn_weight);
-        }
-        if self.config.typo_weight > 0.0 && !english.is_empty() {
-            // The catalog's words one edit away from a word it lacks join like expansions.
-            let mut corrected: Vec<u32> = Vec::new();
-            for word in &english {
-                if word.len() >= TYPO_MIN_LETTERS && terms.id(word).is_none() {
-                    self.typo_term_ids(word, &mut corrected);
-                }
-            }
-            corrected.sort_unstable();
-            corrected.dedup();
-            join_expansions(&mut weights, corrected, self.config.typo_weight);
-        }
-        if self.config.stem_weight > 0.0 && !english.is_empty() {
-            // Stem siblings join like expansions, never doubling a term the query has.
-            join_expansions(
-                &mut weights,
-                self.stem_sibling_ids(&english),
-                self.config.stem_weight,
+        // The request's English words bring WordNet's words, typo corrections (the catalog's
+        // words one edit away from a word it lacks) and stem siblings; each joins like
+        // expansions, never doubling a term the query has.
+        let (mut related, mut corrected, mut siblings) = (Vec::new(), Vec::new(), Vec::new());
+        for word in &english {
+            self.word_terms.with(
+                word,
+                || self.word_terms_of(word),
+                |terms| {
+                    related.extend_from_slice(&terms.wordnet);
+                    corrected.extend_from_slice(&terms.typo);
+                    siblings.extend_from_slice(&terms.stems);
+                },
             );
         }
+        if self.config.wn_weight > 0.0 && !english.is_empty() {
+            joins.offer(related, self.config.wn_weight);
+        }
+        if self.config.typo_weight > 0.0 && !english.is_empty() {
+            corrected.sort_unstable();
+            corrected.dedup();
+            joins.offer(corrected, self.config.typo_weight);
+        }
+        if self.config.stem_weight > 0.0 && !english.is_empty() {
+            joins.offer(siblings, self.config.stem_weight);
+        }
+        joins.join_into(&mut weights);
         // Destructive intent is asked at most once (the read-only test needs it too).
         let mut destructive_intent: Option<bool> = None;
         let mut has_destructive_intent = || {
