@@ -125,7 +125,7 @@ impl PreparedQuery {
     /// Returns true if and only if the query says that something stops, a way of cancelling
     /// that names no removal verb: a clause holding 不, one to three Han characters other than
     /// 不 and 了, then 了 ("no longer V": 假不休了, 用不上了, 不用再开了), or one of the English
-    /// [`STOPPING`] phrases (docs/adr/0005's cessation addendum). It also fires on 不是很了解
+    /// `STOPPING` phrases (docs/adr/0005's cessation addendum). It also fires on 不是很了解
     /// (了解, "understand"): the rule as measured.
     pub fn states_cessation(&self) -> bool {
         let chinese = self.may_have_char('不')
