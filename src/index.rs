@@ -731,7 +731,11 @@ fn analyse_chunk(
     for lens in chunk.doc_len.iter_mut().chain(&mut chunk.row_ends) {
         lens.reserve_exact(tools.len());
     }
+    // A field's distinct terms in order of first use, and per term id its count in the field
+    // (zero again once the field's rows are written). A tool's rows need no order: each term
+    // gets one entry per tool, and the merge places entries by term, then by tool.
     let mut doc_terms: Vec<u32> = Vec::new();
+    let mut counts: Vec<u32> = Vec::new();
     // Pairs of a stop word and its neighbour only for use_when, the catalog's text in users'
     // words: API prose in the other fields is full of "of the" and "to a" (docs/adr/0001).
     let plain = Analyzer::new(AnalyzerConfig {
@@ -746,12 +750,20 @@ fn analyse_chunk(
         let texts = field_texts(tool);
         let examples = example_texts(tool);
         for field_idx in 0..N_FIELDS {
-            doc_terms.clear();
+            let mut n_terms = 0u32;
             // Pair terms are extra evidence, not length: they leave length norms alone.
             let mut pairs = 0u32;
             let mut intern = |term: &str| {
                 pairs += u32::from(crate::text::is_pair_term(term));
-                doc_terms.push(chunk.intern(term));
+                let id = chunk.intern(term) as usize;
+                if id >= counts.len() {
+                    counts.resize((id + 1).max(counts.len() * 2), 0);
+                }
+                if counts[id] == 0 {
+                    doc_terms.push(id as u32);
+                }
+                counts[id] += 1;
+                n_terms += 1;
             };
             if single_field {
                 if field_idx == 0 {
@@ -772,10 +784,10 @@ fn analyse_chunk(
                     }
                 }
             }
-            chunk.doc_len[field_idx].push(doc_terms.len() as u32 - pairs);
-            doc_terms.sort_unstable();
-            for run in doc_terms.chunk_by(|a, b| a == b) {
-                chunk.rows[field_idx].push((run[0], run.len() as u32));
+            chunk.doc_len[field_idx].push(n_terms - pairs);
+            for id in doc_terms.drain(..) {
+                let count = std::mem::take(&mut counts[id as usize]);
+                chunk.rows[field_idx].push((id, count));
             }
             chunk.row_ends[field_idx].push(chunk.rows[field_idx].len() as u32);
         }
