@@ -10,7 +10,6 @@
 //!   embedded catalog is an encoded index, see `prepared`).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use crate::catalog::{Catalog, ToolEntry, ToolId};
 use crate::text::{english_stem, fnv1a, is_english_word, Analyzer, AnalyzerConfig};
@@ -470,8 +469,12 @@ impl Index {
             rest.push(chunk);
         }
         // Number terms in sorted order.
-        let mut sorted: Vec<(&str, u32)> =
-            base.ids.iter().map(|(t, &id)| (t.as_str(), id)).collect();
+        let mut sorted: Vec<(&str, u32)> = base
+            .ids
+            .terms()
+            .enumerate()
+            .map(|(id, t)| (t, id as u32))
+            .collect();
         sorted.sort_unstable();
         let mut renumber = vec![0u32; sorted.len()];
         for (new_id, (_, old_id)) in sorted.iter().enumerate() {
@@ -488,7 +491,7 @@ impl Index {
         let mut all: Vec<Chunk> = std::iter::once(base).chain(rest).collect();
         for chunk in &mut all {
             // Terms are numbered now; the interning tables are done.
-            chunk.ids = HashMap::default();
+            chunk.ids = Interner::default();
         }
         // Each chunk's rows and lengths, per field. A field's rows are freed as soon as its
         // postings are built, so the peak holds a field's postings beside the rows left.
@@ -658,7 +661,7 @@ const PARALLEL_CHUNKS: usize = 2;
 /// postings rows and lengths of its tools, in tool order.
 #[derive(Default)]
 struct Chunk {
-    ids: HashMap<String, u32, FastHash>,
+    ids: Interner,
     /// The id of the chunk's first tool.
     first: ToolId,
     /// Per field: (term id, frequency), tool by tool (a tool's rows end at its `row_ends`).
@@ -705,21 +708,12 @@ impl Chunk {
     }
 
     fn intern(&mut self, term: &str) -> u32 {
-        if let Some(&id) = self.ids.get(term) {
-            return id;
-        }
-        let id = self.ids.len() as u32;
-        self.ids.insert(term.to_string(), id);
-        id
+        self.ids.intern(term)
     }
 
     /// The terms, by id.
     fn terms(&self) -> Vec<&str> {
-        let mut terms = vec![""; self.ids.len()];
-        for (term, &id) in &self.ids {
-            terms[id as usize] = term;
-        }
-        terms
+        self.ids.terms().collect()
     }
 }
 
@@ -737,7 +731,11 @@ fn analyse_chunk(
     for lens in chunk.doc_len.iter_mut().chain(&mut chunk.row_ends) {
         lens.reserve_exact(tools.len());
     }
+    // A field's distinct terms in order of first use, and per term id its count in the field
+    // (zero again once the field's rows are written). A tool's rows need no order: each term
+    // gets one entry per tool, and the merge places entries by term, then by tool.
     let mut doc_terms: Vec<u32> = Vec::new();
+    let mut counts: Vec<u32> = Vec::new();
     // Pairs of a stop word and its neighbour only for use_when, the catalog's text in users'
     // words: API prose in the other fields is full of "of the" and "to a" (docs/adr/0001).
     let plain = Analyzer::new(AnalyzerConfig {
@@ -752,12 +750,20 @@ fn analyse_chunk(
         let texts = field_texts(tool);
         let examples = example_texts(tool);
         for field_idx in 0..N_FIELDS {
-            doc_terms.clear();
+            let mut n_terms = 0u32;
             // Pair terms are extra evidence, not length: they leave length norms alone.
             let mut pairs = 0u32;
             let mut intern = |term: &str| {
                 pairs += u32::from(crate::text::is_pair_term(term));
-                doc_terms.push(chunk.intern(term));
+                let id = chunk.intern(term) as usize;
+                if id >= counts.len() {
+                    counts.resize((id + 1).max(counts.len() * 2), 0);
+                }
+                if counts[id] == 0 {
+                    doc_terms.push(id as u32);
+                }
+                counts[id] += 1;
+                n_terms += 1;
             };
             if single_field {
                 if field_idx == 0 {
@@ -778,10 +784,10 @@ fn analyse_chunk(
                     }
                 }
             }
-            chunk.doc_len[field_idx].push(doc_terms.len() as u32 - pairs);
-            doc_terms.sort_unstable();
-            for run in doc_terms.chunk_by(|a, b| a == b) {
-                chunk.rows[field_idx].push((run[0], run.len() as u32));
+            chunk.doc_len[field_idx].push(n_terms - pairs);
+            for id in doc_terms.drain(..) {
+                let count = std::mem::take(&mut counts[id as usize]);
+                chunk.rows[field_idx].push((id, count));
             }
             chunk.row_ends[field_idx].push(chunk.rows[field_idx].len() as u32);
         }
@@ -789,41 +795,121 @@ fn analyse_chunk(
     chunk
 }
 
-/// FxHash (rustc's hasher): fast on short keys. Only the interning maps use it, and nothing
-/// depends on their iteration order (terms are numbered by sorted text).
-#[derive(Default, Clone, Copy)]
-struct FastHash;
-
-impl std::hash::BuildHasher for FastHash {
-    type Hasher = FxHasher;
-
-    fn build_hasher(&self) -> FxHasher {
-        FxHasher(0)
-    }
+/// Terms numbered in order of first use: an open-addressing table of 16-byte slots holding
+/// a term's hash and length, id and first [`INLINE`] bytes, so a lookup of a short term
+/// (nearly every term: Han unigrams and bigrams, most words) reads one slot and no heap
+/// string; longer terms are compared in the text arena. Only ids leave it, and nothing
+/// depends on its slot order (terms are numbered by sorted text afterwards).
+#[derive(Default)]
+struct Interner {
+    /// A power of two long (or empty), at most half full.
+    slots: Vec<Slot>,
+    /// Every term's text, one after another.
+    text: String,
+    /// Per id: the term's end in `text` (its start is the previous end).
+    ends: Vec<u32>,
 }
 
-struct FxHasher(u64);
+/// Bytes of a term kept in its slot.
+const INLINE: usize = 8;
 
-impl std::hash::Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
+#[derive(Clone, Copy)]
+struct Slot {
+    /// The hash's upper 24 bits, then the term's length (255 for 255 bytes or more).
+    tag: u32,
+    /// `u32::MAX` for an empty slot.
+    id: u32,
+    /// The term's first bytes, zero-padded.
+    head: [u8; INLINE],
+}
+
+const EMPTY_SLOT: Slot = Slot {
+    tag: 0,
+    id: u32::MAX,
+    head: [0; INLINE],
+};
+
+impl Interner {
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn term(&self, id: usize) -> &str {
+        let start = if id == 0 {
+            0
+        } else {
+            self.ends[id - 1] as usize
+        };
+        &self.text[start..self.ends[id] as usize]
+    }
+
+    /// The terms, by id.
+    fn terms(&self) -> impl Iterator<Item = &str> {
+        (0..self.len()).map(|id| self.term(id))
+    }
+
+    /// FxHash (rustc's hasher) of the bytes, the high half kept: a multiply mixes upwards.
+    fn hash(bytes: &[u8]) -> u32 {
         const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut h = 0u64;
         let mut chunks = bytes.chunks_exact(8);
         for chunk in &mut chunks {
             let mut word = [0u8; 8];
             word.copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+            h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
         }
         for &byte in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(byte)).wrapping_mul(K);
+            h = (h.rotate_left(5) ^ u64::from(byte)).wrapping_mul(K);
         }
+        h = (h.rotate_left(5) ^ 0xff).wrapping_mul(K);
+        (h >> 32) as u32
     }
 
-    fn write_u8(&mut self, byte: u8) {
-        self.write(&[byte]);
+    fn intern(&mut self, term: &str) -> u32 {
+        if (self.len() + 1) * 2 > self.slots.len() {
+            self.grow();
+        }
+        let bytes = term.as_bytes();
+        let hash = Interner::hash(bytes);
+        let tag = (hash & !0xff) | bytes.len().min(255) as u32;
+        let mask = self.slots.len() - 1;
+        let mut head = [0u8; INLINE];
+        let n = bytes.len().min(INLINE);
+        head[..n].copy_from_slice(&bytes[..n]);
+        let mut idx = hash as usize & mask;
+        loop {
+            let slot = &self.slots[idx];
+            if slot.id == u32::MAX {
+                break;
+            }
+            if slot.tag == tag
+                && slot.head == head
+                && (bytes.len() <= INLINE || self.term(slot.id as usize) == term)
+            {
+                return slot.id;
+            }
+            idx = (idx + 1) & mask;
+        }
+        let id = self.len() as u32;
+        self.text.push_str(term);
+        self.ends.push(self.text.len() as u32);
+        self.slots[idx] = Slot { tag, id, head };
+        id
     }
 
-    fn finish(&self) -> u64 {
-        self.0
+    /// Doubles the table (from 1,024 slots) and places every term again.
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(1024);
+        let mut slots = vec![EMPTY_SLOT; size];
+        for slot in self.slots.iter().filter(|slot| slot.id != u32::MAX) {
+            let hash = Interner::hash(self.term(slot.id as usize).as_bytes());
+            let mut idx = hash as usize & (size - 1);
+            while slots[idx].id != u32::MAX {
+                idx = (idx + 1) & (size - 1);
+            }
+            slots[idx] = *slot;
+        }
+        self.slots = slots;
     }
 }
 
