@@ -96,11 +96,16 @@ fn char_bit(ch: char) -> (usize, u64) {
 impl PreparedQuery {
     pub fn new(query: &str) -> PreparedQuery {
         let lowered = normalize(query).to_lowercase();
-        let mut words = forms::plain_words(&lowered);
-        for (word, piece) in words.iter_mut().zip(forms::word_pieces(&lowered)) {
-            restore_silent_e(word, piece);
+        // The words as `forms::plain_words` gives them, with their silent e back, and whether
+        // each was written in a past form: one pass over the query's words.
+        let mut words = Vec::new();
+        let mut past = Vec::new();
+        for piece in forms::word_pieces(&lowered) {
+            let mut word = forms::lemma(piece.to_lowercase());
+            restore_silent_e(&mut word, piece);
+            words.push(word);
+            past.push(is_past(piece));
         }
-        let past = forms::word_pieces(&lowered).map(is_past).collect();
         let asks = lowered.contains('?');
         let mut chars = [0u64; CHAR_WORDS];
         for ch in lowered.chars() {
