@@ -209,6 +209,11 @@ pub struct Bm25Config {
     /// A hit is confident only if it matched at least this share of the query's idf mass
     /// (0 = every hit with an identity or summary match is confident).
     pub min_coverage: f64,
+    /// The answer is a weak match (no hit confident) when its first hit matched less of the
+    /// idf of the user's words (those the catalog holds) than this many times the idf of a word
+    /// that one tool holds, `ln(1 + (N − 0.5)/1.5)`, unless it matched every one of them (0 =
+    /// off; docs/adr/0006's first-hit addendum).
+    pub weak_first_idf: f64,
     /// Coordination factor: in a request of at least `short_query_words` word terms, a hit's
     /// score is multiplied by `1 - coord + coord * coverage` (its share of the user's own
     /// words' idf, as for `min_coverage`), so tools matching more of what the user wrote come
@@ -273,6 +278,7 @@ impl Bm25Config {
             "typo_weight" => self.typo_weight = number()?,
             "cessation" => self.cessation = flag()?,
             "min_coverage" => self.min_coverage = number()?,
+            "weak_first_idf" => self.weak_first_idf = number()?,
             "coord" => self.coord = number()?,
             "product_boost" => self.product_boost = number()?,
             "single_field" => self.single_field = flag()?,
@@ -337,6 +343,7 @@ impl Bm25Config {
         typo_weight: 0.3,
         cessation: true,
         min_coverage: 0.0,
+        weak_first_idf: 1.0,
         coord: 0.3,
         product_boost: 1.0,
         bm25f: true,
@@ -381,6 +388,7 @@ impl Bm25Config {
         typo_weight: 0.0,
         cessation: false,
         min_coverage: 0.0,
+        weak_first_idf: 0.0,
         coord: 0.0,
         product_boost: 1.0,
         bm25f: false,
@@ -959,8 +967,37 @@ impl Retriever for FieldedBm25 {
                 .collect();
             scratch.touched = touched;
             top_hits(&mut hits, limit);
+            if self.first_hit_is_weak(&hits, own_idf_total) {
+                for hit in &mut hits {
+                    hit.confident = false;
+                }
+            }
             hits
         })
+    }
+}
+
+impl FieldedBm25 {
+    /// Whether the best hit shares too little with the request to be a confident match (the
+    /// request may name something the catalog lacks; docs/adr/0006's first-hit addendum): it
+    /// matched less of the idf of the user's words the catalog holds (`own_idf_total` in all)
+    /// than `weak_first_idf` times the idf of a word only one tool holds, and not every one of
+    /// those words.
+    fn first_hit_is_weak(&self, hits: &[Hit], own_idf_total: f64) -> bool {
+        if self.config.weak_first_idf <= 0.0 {
+            return false;
+        }
+        let Some(first) = hits.first() else {
+            return false;
+        };
+        // Coverage is exactly 1 when the hit matched every word: both sums add the same idfs
+        // in the same order.
+        if first.coverage >= 1.0 {
+            return false;
+        }
+        let n = self.n_tools as f64;
+        let one_tool_idf = (1.0 + (n - 0.5) / 1.5).ln();
+        first.coverage * own_idf_total < self.config.weak_first_idf * one_tool_idf
     }
 }
 
@@ -1701,6 +1738,41 @@ mod tests {
             .iter()
             .map(|hit| catalog.tool(hit.tool).def.canonical_path.clone())
             .collect()
+    }
+
+    /// The first hit decides whether an answer is confident (docs/adr/0006's first-hit
+    /// addendum): it must match at least one single-tool word's worth of the request's idf, or
+    /// every word of the request the catalog holds.
+    #[test]
+    fn a_first_hit_sharing_too_little_with_the_request_makes_a_weak_match() {
+        let catalog = catalog_of(
+            "office",
+            r#"{"canonical_path":"office.send_message","name":"send_message","description":"Send a message to a group."},
+                {"canonical_path":"office.recall_message","name":"recall_message","description":"Recall a message you sent."},
+                {"canonical_path":"office.create_event","name":"create_event","description":"Create an event in the calendar."},
+                {"canonical_path":"office.delete_event","name":"delete_event","description":"Delete an event from the calendar."},
+                {"canonical_path":"office.upload_file","name":"upload_file","description":"Upload a file to the drive."},
+                {"canonical_path":"office.create_task","name":"create_task","description":"Create a task in the todo list."}"#,
+        );
+        let eligible = vec![true; catalog.tools().len()];
+        let confident = |config: Bm25Config, query: &str| {
+            let hits =
+                FieldedBm25::new("fielded_bm25", config, &catalog).search(query, &eligible, 10);
+            assert!(!hits.is_empty(), "{query}");
+            hits.iter().any(|hit| hit.confident)
+        };
+        let on = Bm25Config::DEFAULT;
+        // Two words two tools each hold; the first hit matches one of them.
+        assert!(!confident(on, "message calendar"));
+        // Every word matched, however common.
+        assert!(confident(on, "send a message"));
+        // A word only one tool holds, matched.
+        assert!(confident(on, "recall message calendar"));
+        let off = Bm25Config {
+            weak_first_idf: 0.0,
+            ..Bm25Config::DEFAULT
+        };
+        assert!(confident(off, "message calendar"));
     }
 
     /// A query word reaches a tool that only uses another word of its stem ("convicted" →

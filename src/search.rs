@@ -20,7 +20,7 @@ pub const STRATEGY_DECOMPOSED: &str = "decomposed_round_robin";
 pub const STRATEGY_DECOMPOSED_EXACT_FILTERED: &str = "decomposed_exact_filtered";
 
 pub const HINT_ABSTAINED: &str = "No tool in this catalog matches. If a specific product should have it, search once more with product_ids set to that product; otherwise tell the user the capability is unsupported. Do not probe product by product.";
-pub const HINT_WEAK_MATCH: &str = "Only weak matches: no candidate matched a tool name or summary. Inspect before trusting one; if none fits, tell the user the capability is unsupported.";
+pub const HINT_WEAK_MATCH: &str = "Only weak matches: no candidate matched a tool name or summary, or the best one shares too little with the request. Inspect before trusting one; if none fits, tell the user the capability is unsupported.";
 
 /// How a candidate was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
