@@ -8,7 +8,10 @@ A real catalog may lack what ours has, so the ranking is also measured on copies
 - `no_english.json`: the English gloss removed from every tool's `agent_summary` and
   `description` (a parenthesised English phrase, or an English sentence after the Chinese one),
   and its English `use_when` sentences (those without a Han character);
-- `terse.json`: both, and `avoid_when` and `examples` removed too.
+- `terse.json`: both, and `avoid_when` and `examples` removed too;
+- `imported_like.json`: what `toolsearch catalog import` writes from an MCP or OpenAI tool list:
+  no `agent_summary`, `display`, `use_when`, `avoid_when` or `examples`, and `title` = `name`
+  (the Chinese description stays).
 
 Canonical paths stay, so every qrels file still applies. Run from the repository root:
     python3 qrels/catalog_variants.py OUT_DIR
@@ -47,6 +50,12 @@ def terse(tool):
     tool.pop('examples', None)
 
 
+def imported_like(tool):
+    for key in ('agent_summary', 'display', 'use_when', 'avoid_when', 'examples'):
+        tool.pop(key, None)
+    tool['title'] = tool['name']
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit('usage: python3 qrels/catalog_variants.py OUT_DIR')
@@ -55,7 +64,13 @@ def main():
     products = []
     for path in sorted(glob.glob('catalog/*.json')):
         products += json.load(open(path, encoding='utf-8'))['products']
-    for name, strip in (('no_use_when', no_use_when), ('no_english', no_english), ('terse', terse)):
+    variants = (
+        ('no_use_when', no_use_when),
+        ('no_english', no_english),
+        ('terse', terse),
+        ('imported_like', imported_like),
+    )
+    for name, strip in variants:
         variant = copy.deepcopy(products)
         for product in variant:
             for tool in product['tools']:

@@ -211,9 +211,13 @@ pub struct Bm25Config {
     pub min_coverage: f64,
     /// The answer is a weak match (no hit confident) when its first hit matched less of the
     /// idf of the user's words (those the catalog holds) than this many times the idf of a word
-    /// that one tool holds, `ln(1 + (N − 0.5)/1.5)`, unless it matched every one of them (0 =
-    /// off; docs/adr/0006's first-hit addendum).
+    /// that one tool holds, `ln(1 + (N − 0.5)/1.5)`, unless it matched every one of them; only
+    /// in a catalog where at least half of the tools have `use_when` (0 = off; docs/adr/0006's
+    /// first-hit addendum).
     pub weak_first_idf: f64,
+    /// For a tool without an `agent_summary` (imported tools, API catalogs), a description match
+    /// counts like a summary match toward a confident hit (docs/adr/0006's first-hit addendum).
+    pub description_as_summary: bool,
     /// Coordination factor: in a request of at least `short_query_words` word terms, a hit's
     /// score is multiplied by `1 - coord + coord * coverage` (its share of the user's own
     /// words' idf, as for `min_coverage`), so tools matching more of what the user wrote come
@@ -279,6 +283,7 @@ impl Bm25Config {
             "cessation" => self.cessation = flag()?,
             "min_coverage" => self.min_coverage = number()?,
             "weak_first_idf" => self.weak_first_idf = number()?,
+            "description_as_summary" => self.description_as_summary = flag()?,
             "coord" => self.coord = number()?,
             "product_boost" => self.product_boost = number()?,
             "single_field" => self.single_field = flag()?,
@@ -344,6 +349,7 @@ impl Bm25Config {
         cessation: true,
         min_coverage: 0.0,
         weak_first_idf: 1.0,
+        description_as_summary: true,
         coord: 0.3,
         product_boost: 1.0,
         bm25f: true,
@@ -389,6 +395,7 @@ impl Bm25Config {
         cessation: false,
         min_coverage: 0.0,
         weak_first_idf: 0.0,
+        description_as_summary: false,
         coord: 0.0,
         product_boost: 1.0,
         bm25f: false,
@@ -513,6 +520,11 @@ pub struct FieldedBm25 {
     tool_effects: Vec<Option<Effect>>,
     /// Per tool: effect write and idempotency non_idempotent (it makes something new).
     tool_makes_new: Vec<bool>,
+    /// Per tool: whether it has no `agent_summary` (imported tools, API catalogs).
+    tool_lacks_summary: Vec<bool>,
+    /// Whether at least half of the tools have `use_when` situations (the first-hit rule's
+    /// condition).
+    situated: bool,
     /// Per tool: the index of its product in `product_names`.
     tool_products: Vec<usize>,
     /// Per product: the phrases that name it (id and display name).
@@ -567,6 +579,17 @@ impl FieldedBm25 {
                     t.effect() == Some(Effect::Write)
                         && t.idempotency() == Some(crate::wire::Idempotency::NonIdempotent)
                 })
+                .collect(),
+            situated: 2 * catalog
+                .tools()
+                .iter()
+                .filter(|t| !t.def.use_when.is_empty())
+                .count()
+                >= catalog.tools().len(),
+            tool_lacks_summary: catalog
+                .tools()
+                .iter()
+                .map(|t| t.def.agent_summary.is_none())
                 .collect(),
             tool_products: catalog
                 .tools()
@@ -953,7 +976,10 @@ impl Retriever for FieldedBm25 {
                         0.0
                     };
                     let score = sum * multiplier;
-                    let confident = (fields[0] > 0.0 || fields[1] > 0.0)
+                    let stands_in = self.config.description_as_summary
+                        && self.tool_lacks_summary[tool as usize]
+                        && fields[2] > 0.0;
+                    let confident = (fields[0] > 0.0 || fields[1] > 0.0 || stands_in)
                         && coverage >= self.config.min_coverage;
                     (score > 0.0).then_some(Hit {
                         tool,
@@ -982,9 +1008,11 @@ impl FieldedBm25 {
     /// request may name something the catalog lacks; docs/adr/0006's first-hit addendum): it
     /// matched less of the idf of the user's words the catalog holds (`own_idf_total` in all)
     /// than `weak_first_idf` times the idf of a word only one tool holds, and not every one of
-    /// those words.
+    /// those words. Never in a catalog where fewer than half of the tools have `use_when`.
     fn first_hit_is_weak(&self, hits: &[Hit], own_idf_total: f64) -> bool {
-        if self.config.weak_first_idf <= 0.0 {
+        // Without `use_when` situations answerable requests match too weakly for the threshold
+        // (the addendum's catalog copies), so the rule stays off.
+        if self.config.weak_first_idf <= 0.0 || !self.situated {
             return false;
         }
         let Some(first) = hits.first() else {
@@ -1742,37 +1770,90 @@ mod tests {
 
     /// The first hit decides whether an answer is confident (docs/adr/0006's first-hit
     /// addendum): it must match at least one single-tool word's worth of the request's idf, or
-    /// every word of the request the catalog holds.
+    /// every word of the request the catalog holds; in a catalog without `use_when` the rule is
+    /// off.
     #[test]
     fn a_first_hit_sharing_too_little_with_the_request_makes_a_weak_match() {
-        let catalog = catalog_of(
-            "office",
-            r#"{"canonical_path":"office.send_message","name":"send_message","description":"Send a message to a group."},
-                {"canonical_path":"office.recall_message","name":"recall_message","description":"Recall a message you sent."},
-                {"canonical_path":"office.create_event","name":"create_event","description":"Create an event in the calendar."},
-                {"canonical_path":"office.delete_event","name":"delete_event","description":"Delete an event from the calendar."},
-                {"canonical_path":"office.upload_file","name":"upload_file","description":"Upload a file to the drive."},
-                {"canonical_path":"office.create_task","name":"create_task","description":"Create a task in the todo list."}"#,
-        );
-        let eligible = vec![true; catalog.tools().len()];
-        let confident = |config: Bm25Config, query: &str| {
+        let tools = [
+            ("send_message", "Send a message to a group."),
+            ("recall_message", "Recall a message you sent."),
+            ("create_event", "Create an event in the calendar."),
+            ("delete_event", "Delete an event from the calendar."),
+            ("upload_file", "Upload a file to the drive."),
+            ("create_task", "Create a task in the todo list."),
+        ];
+        let catalog_with = |use_when: bool| {
+            let tools: Vec<String> = tools
+                .iter()
+                .map(|(name, text)| {
+                    let situations = if use_when {
+                        format!(r#","use_when":["{text}"]"#)
+                    } else {
+                        String::new()
+                    };
+                    format!(
+                        r#"{{"canonical_path":"office.{name}","name":"{name}","agent_summary":"{text}","description":"{text}"{situations}}}"#
+                    )
+                })
+                .collect();
+            catalog_of("office", &tools.join(","))
+        };
+        let confident = |catalog: &Catalog, config: Bm25Config, query: &str| {
+            let eligible = vec![true; catalog.tools().len()];
             let hits =
-                FieldedBm25::new("fielded_bm25", config, &catalog).search(query, &eligible, 10);
+                FieldedBm25::new("fielded_bm25", config, catalog).search(query, &eligible, 10);
             assert!(!hits.is_empty(), "{query}");
             hits.iter().any(|hit| hit.confident)
         };
+        let situated = catalog_with(true);
         let on = Bm25Config::DEFAULT;
         // Two words two tools each hold; the first hit matches one of them.
-        assert!(!confident(on, "message calendar"));
+        assert!(!confident(&situated, on, "message calendar"));
         // Every word matched, however common.
-        assert!(confident(on, "send a message"));
+        assert!(confident(&situated, on, "send a message"));
         // A word only one tool holds, matched.
-        assert!(confident(on, "recall message calendar"));
+        assert!(confident(&situated, on, "recall message calendar"));
         let off = Bm25Config {
             weak_first_idf: 0.0,
             ..Bm25Config::DEFAULT
         };
-        assert!(confident(off, "message calendar"));
+        assert!(confident(&situated, off, "message calendar"));
+        // Without `use_when` the rule does not apply.
+        assert!(confident(&catalog_with(false), on, "message calendar"));
+    }
+
+    /// A tool without an `agent_summary` is summed up by its description: a description match
+    /// makes it a confident hit; a tool with a summary still needs an identity or summary match.
+    #[test]
+    fn a_description_stands_in_for_a_missing_summary() {
+        let catalog = catalog_of(
+            "api",
+            r#"{"canonical_path":"api.a1","name":"a1","description":"Translate a document."},
+                {"canonical_path":"api.b2","name":"b2","agent_summary":"Something else.","description":"Translate a document."}"#,
+        );
+        let eligible = vec![true; catalog.tools().len()];
+        let confidence = |config: Bm25Config| {
+            let hits = FieldedBm25::new("fielded_bm25", config, &catalog).search(
+                "translate",
+                &eligible,
+                10,
+            );
+            hits.iter()
+                .map(|hit| (catalog.tool(hit.tool).def.name.clone(), hit.confident))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            confidence(Bm25Config::DEFAULT),
+            [("a1".to_string(), true), ("b2".to_string(), false)]
+        );
+        let contract_only = Bm25Config {
+            description_as_summary: false,
+            ..Bm25Config::DEFAULT
+        };
+        assert_eq!(
+            confidence(contract_only),
+            [("a1".to_string(), false), ("b2".to_string(), false)]
+        );
     }
 
     /// A query word reaches a tool that only uses another word of its stem ("convicted" →
