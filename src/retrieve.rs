@@ -211,10 +211,15 @@ pub struct Bm25Config {
     pub min_coverage: f64,
     /// The answer is a weak match (no hit confident) when its first hit matched less of the
     /// idf of the user's words (those the catalog holds) than this many times the idf of a word
-    /// that one tool holds, `ln(1 + (N − 0.5)/1.5)`, unless it matched every one of them; only
-    /// in a catalog where at least half of the tools have `use_when` (0 = off; docs/adr/0006's
-    /// first-hit addendum).
+    /// that one tool holds, `ln(1 + (N − 0.5)/1.5)`, and either its coverage is under
+    /// `weak_low_cover` or the request holds at least `weak_unknown_words` words the catalog
+    /// never uses; only in a catalog where at least half of the tools have `use_when` (0 = off;
+    /// docs/adr/0006's first-hit addendum).
     pub weak_first_idf: f64,
+    /// See `weak_first_idf`.
+    pub weak_low_cover: f64,
+    /// See `weak_first_idf` (0 = that clause never holds).
+    pub weak_unknown_words: usize,
     /// For a tool without an `agent_summary` (imported tools, API catalogs), a description match
     /// counts like a summary match toward a confident hit (docs/adr/0006's first-hit addendum).
     pub description_as_summary: bool,
@@ -284,6 +289,12 @@ impl Bm25Config {
             "min_coverage" => self.min_coverage = number()?,
             "weak_first_idf" => self.weak_first_idf = number()?,
             "description_as_summary" => self.description_as_summary = flag()?,
+            "weak_low_cover" => self.weak_low_cover = number()?,
+            "weak_unknown_words" => {
+                self.weak_unknown_words = value
+                    .parse()
+                    .map_err(|_| format!("`{key}` needs a count, found `{value}`"))?
+            }
             "coord" => self.coord = number()?,
             "product_boost" => self.product_boost = number()?,
             "single_field" => self.single_field = flag()?,
@@ -348,8 +359,10 @@ impl Bm25Config {
         typo_weight: 0.3,
         cessation: true,
         min_coverage: 0.0,
-        weak_first_idf: 1.0,
+        weak_first_idf: 1.25,
         description_as_summary: true,
+        weak_low_cover: 0.2,
+        weak_unknown_words: 3,
         coord: 0.3,
         product_boost: 1.0,
         bm25f: true,
@@ -396,6 +409,8 @@ impl Bm25Config {
         min_coverage: 0.0,
         weak_first_idf: 0.0,
         description_as_summary: false,
+        weak_low_cover: 0.0,
+        weak_unknown_words: 0,
         coord: 0.0,
         product_boost: 1.0,
         bm25f: false,
@@ -791,9 +806,12 @@ impl Retriever for FieldedBm25 {
         let english_wanted = self.config.stem_weight > 0.0
             || self.config.wn_weight > 0.0
             || self.config.typo_weight > 0.0;
+        let mut unknown_words = 0usize;
         self.analyzer.each_term(query, &mut |term| {
             word_terms += usize::from(!term.starts_with('#'));
-            own.extend(terms.id(term));
+            let id = terms.id(term);
+            unknown_words += usize::from(!term.starts_with('#') && id.is_none());
+            own.extend(id);
             if english_wanted && is_english_word(term) {
                 english.push(term.to_string());
             }
@@ -993,7 +1011,7 @@ impl Retriever for FieldedBm25 {
                 .collect();
             scratch.touched = touched;
             top_hits(&mut hits, limit);
-            if self.first_hit_is_weak(&hits, own_idf_total) {
+            if self.first_hit_is_weak(&hits, own_idf_total, unknown_words) {
                 for hit in &mut hits {
                     hit.confident = false;
                 }
@@ -1007,9 +1025,11 @@ impl FieldedBm25 {
     /// Whether the best hit shares too little with the request to be a confident match (the
     /// request may name something the catalog lacks; docs/adr/0006's first-hit addendum): it
     /// matched less of the idf of the user's words the catalog holds (`own_idf_total` in all)
-    /// than `weak_first_idf` times the idf of a word only one tool holds, and not every one of
-    /// those words. Never in a catalog where fewer than half of the tools have `use_when`.
-    fn first_hit_is_weak(&self, hits: &[Hit], own_idf_total: f64) -> bool {
+    /// than `weak_first_idf` times the idf of a word only one tool holds, and either that is
+    /// under `weak_low_cover` of them or the request holds `weak_unknown_words` or more words
+    /// the catalog never uses (`unknown_words`). Never in a catalog where fewer than half of the
+    /// tools have `use_when`.
+    fn first_hit_is_weak(&self, hits: &[Hit], own_idf_total: f64, unknown_words: usize) -> bool {
         // Without `use_when` situations answerable requests match too weakly for the threshold
         // (the addendum's catalog copies), so the rule stays off.
         if self.config.weak_first_idf <= 0.0 || !self.situated {
@@ -1018,14 +1038,12 @@ impl FieldedBm25 {
         let Some(first) = hits.first() else {
             return false;
         };
-        // Coverage is exactly 1 when the hit matched every word: both sums add the same idfs
-        // in the same order.
-        if first.coverage >= 1.0 {
-            return false;
-        }
         let n = self.n_tools as f64;
         let one_tool_idf = (1.0 + (n - 0.5) / 1.5).ln();
-        first.coverage * own_idf_total < self.config.weak_first_idf * one_tool_idf
+        let little = first.coverage * own_idf_total < self.config.weak_first_idf * one_tool_idf;
+        let unknown =
+            self.config.weak_unknown_words > 0 && unknown_words >= self.config.weak_unknown_words;
+        little && (first.coverage < self.config.weak_low_cover || unknown)
     }
 }
 
@@ -1769,9 +1787,9 @@ mod tests {
     }
 
     /// The first hit decides whether an answer is confident (docs/adr/0006's first-hit
-    /// addendum): it must match at least one single-tool word's worth of the request's idf, or
-    /// every word of the request the catalog holds; in a catalog without `use_when` the rule is
-    /// off.
+    /// addendum): it is weak when it matched less than 1.25 single-tool words' worth of the
+    /// request's idf and either under a fifth of it or the request holds three or more words
+    /// the catalog never uses; in a catalog without `use_when` the rule is off.
     #[test]
     fn a_first_hit_sharing_too_little_with_the_request_makes_a_weak_match() {
         let tools = [
@@ -1807,19 +1825,27 @@ mod tests {
         };
         let situated = catalog_with(true);
         let on = Bm25Config::DEFAULT;
-        // Two words two tools each hold; the first hit matches one of them.
-        assert!(!confident(&situated, on, "message calendar"));
-        // Every word matched, however common.
-        assert!(confident(&situated, on, "send a message"));
-        // A word only one tool holds, matched.
-        assert!(confident(&situated, on, "recall message calendar"));
+        // A word two tools hold, matched, among three words the catalog never uses.
+        assert!(!confident(&situated, on, "message frobnicate quux zorp"));
+        // The same word with fewer unknown words: it is all the catalog knows of the request.
+        assert!(confident(&situated, on, "message frobnicate quux"));
+        // A word only one tool holds, matched too: enough evidence.
+        assert!(confident(
+            &situated,
+            on,
+            "recall message frobnicate quux zorp"
+        ));
         let off = Bm25Config {
             weak_first_idf: 0.0,
             ..Bm25Config::DEFAULT
         };
-        assert!(confident(&situated, off, "message calendar"));
+        assert!(confident(&situated, off, "message frobnicate quux zorp"));
         // Without `use_when` the rule does not apply.
-        assert!(confident(&catalog_with(false), on, "message calendar"));
+        assert!(confident(
+            &catalog_with(false),
+            on,
+            "message frobnicate quux zorp"
+        ));
     }
 
     /// A tool without an `agent_summary` is summed up by its description: a description match
@@ -1848,6 +1874,8 @@ mod tests {
         );
         let contract_only = Bm25Config {
             description_as_summary: false,
+            weak_low_cover: 0.0,
+            weak_unknown_words: 0,
             ..Bm25Config::DEFAULT
         };
         assert_eq!(
