@@ -215,7 +215,9 @@ pub fn tool_definitions() -> Value {
                 `subqueries` for a multi-step task. Answers a tool-search.v1 document: up to `limit` \
                 light references ranked from 1, plus the catalog hashes. A reference never \
                 authorizes a call: inspect the chosen tool with inspect_tool and both hashes. \
-                `abstained` or `weak_match` means no tool fits: report the capability as unsupported.",
+                `abstained` means no tool fits: report the capability as unsupported. \
+                `weak_match` means only weak matches: read every candidate, and if none does the \
+                step's action, report the capability as unsupported.",
             "inputSchema": {
                 "type": "object",
                 "properties": {

@@ -95,8 +95,13 @@ pub struct SearchResponse {
     pub candidates: Vec<ToolReference>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exact_filtered: Option<ExactFiltered>,
+    /// No candidate survived (or an exact command was filtered out); `hint` says what to do.
     #[serde(default, skip_serializing_if = "is_false")]
     pub abstained: bool,
+    /// Candidates exist, but none is a confident match: none matched a tool name or summary (a
+    /// tool without a summary: its description), or, in a catalog whose tools have `use_when`,
+    /// the first one shares too little with the request (docs/adr/0006). The ranking is the
+    /// same either way; read every candidate before picking one.
     #[serde(default, skip_serializing_if = "is_false")]
     pub weak_match: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -564,8 +569,10 @@ pub struct CaseResult {
     pub rank_of_first_relevant: Option<usize>,
     pub returned: Vec<String>,
     pub strategy: String,
+    /// The answer's `abstained` (see the search response).
     #[serde(default, skip_serializing_if = "is_false")]
     pub abstained: bool,
+    /// The answer's `weak_match` (see the search response).
     #[serde(default, skip_serializing_if = "is_false")]
     pub weak_match: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
