@@ -288,13 +288,13 @@ impl Bm25Config {
             "cessation" => self.cessation = flag()?,
             "min_coverage" => self.min_coverage = number()?,
             "weak_first_idf" => self.weak_first_idf = number()?,
-            "description_as_summary" => self.description_as_summary = flag()?,
             "weak_low_cover" => self.weak_low_cover = number()?,
             "weak_unknown_words" => {
                 self.weak_unknown_words = value
                     .parse()
                     .map_err(|_| format!("`{key}` needs a count, found `{value}`"))?
             }
+            "description_as_summary" => self.description_as_summary = flag()?,
             "coord" => self.coord = number()?,
             "product_boost" => self.product_boost = number()?,
             "single_field" => self.single_field = flag()?,
@@ -360,9 +360,9 @@ impl Bm25Config {
         cessation: true,
         min_coverage: 0.0,
         weak_first_idf: 1.25,
-        description_as_summary: true,
         weak_low_cover: 0.2,
         weak_unknown_words: 3,
+        description_as_summary: true,
         coord: 0.3,
         product_boost: 1.0,
         bm25f: true,
@@ -408,9 +408,9 @@ impl Bm25Config {
         cessation: false,
         min_coverage: 0.0,
         weak_first_idf: 0.0,
-        description_as_summary: false,
         weak_low_cover: 0.0,
         weak_unknown_words: 0,
+        description_as_summary: false,
         coord: 0.0,
         product_boost: 1.0,
         bm25f: false,
