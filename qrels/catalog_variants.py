@@ -9,6 +9,9 @@ A real catalog may lack what ours has, so the ranking is also measured on copies
   `description` (a parenthesised English phrase, or an English sentence after the Chinese one),
   and its English `use_when` sentences (those without a Han character);
 - `terse.json`: both, and `avoid_when` and `examples` removed too;
+- `catalog_words.json`: each tool keeps only the `use_when` it had before ADR 0012, one to three
+  sentences in the catalog's own words (ADR 0012 appended nine situations in users' words to
+  every tool that got any, so those are the last nine), as a DWS-style catalog would have;
 - `imported_like.json`: what `toolsearch catalog import` writes from an MCP or OpenAI tool list:
   no `agent_summary`, `display`, `use_when`, `avoid_when` or `examples`, and `title` = `name`
   (the Chinese description stays).
@@ -50,6 +53,12 @@ def terse(tool):
     tool.pop('examples', None)
 
 
+def catalog_words(tool):
+    situations = tool.get('use_when')
+    if isinstance(situations, list) and len(situations) > 9:
+        tool['use_when'] = situations[:-9]
+
+
 def imported_like(tool):
     for key in ('agent_summary', 'display', 'use_when', 'avoid_when', 'examples'):
         tool.pop(key, None)
@@ -69,6 +78,7 @@ def main():
         ('no_english', no_english),
         ('terse', terse),
         ('imported_like', imported_like),
+        ('catalog_words', catalog_words),
     )
     for name, strip in variants:
         variant = copy.deepcopy(products)
