@@ -230,6 +230,9 @@ pub struct Bm25Config {
     pub coord: f64,
     /// Score multiplier for tools of a product the query names (1 = off).
     pub product_boost: f64,
+    /// Query-term weight of the catalog words of the learned pairs whose query word the
+    /// request contains (`Lexicon::learned_expansion`; 0 = off; docs/adr/0015).
+    pub learned_weight: f64,
     /// Combine fields BM25F-style (weighted tf summed, saturated once) instead of summing
     /// per-field BM25 scores.
     pub bm25f: bool,
@@ -297,6 +300,7 @@ impl Bm25Config {
             "description_as_summary" => self.description_as_summary = flag()?,
             "coord" => self.coord = number()?,
             "product_boost" => self.product_boost = number()?,
+            "learned_weight" => self.learned_weight = number()?,
             "single_field" => self.single_field = flag()?,
             "bm25f" => self.bm25f = flag()?,
             "prune" => self.prune = flag()?,
@@ -365,6 +369,7 @@ impl Bm25Config {
         description_as_summary: true,
         coord: 0.3,
         product_boost: 1.0,
+        learned_weight: 0.1,
         bm25f: true,
         prune: true,
     };
@@ -413,6 +418,7 @@ impl Bm25Config {
         description_as_summary: false,
         coord: 0.0,
         product_boost: 1.0,
+        learned_weight: 0.0,
         bm25f: false,
         prune: true,
     };
@@ -544,6 +550,8 @@ pub struct FieldedBm25 {
     tool_products: Vec<usize>,
     /// Per product: the phrases that name it (id and display name).
     product_names: Vec<Vec<String>>,
+    /// Per learned text (see `Lexicon::learned_text`), filled on first use: its terms' ids.
+    learned_terms: std::sync::OnceLock<Vec<std::sync::OnceLock<Vec<u32>>>>,
 }
 
 impl FieldedBm25 {
@@ -564,6 +572,7 @@ impl FieldedBm25 {
         let analyzer = Analyzer::new(config.analyzer);
         let n_tools = catalog.tools().len();
         FieldedBm25 {
+            learned_terms: std::sync::OnceLock::new(),
             name,
             config,
             analyzer,
@@ -629,6 +638,23 @@ impl FieldedBm25 {
     fn push_term_ids(&self, text: &str, ids: &mut Vec<u32>) {
         self.analyzer
             .each_term(text, &mut |term| ids.extend(self.index.terms.id(term)));
+    }
+
+    /// The term ids of a learned text (analysed once per retriever).
+    fn learned_term_ids(&self, text: u32) -> &[u32] {
+        let cells = self.learned_terms.get_or_init(|| {
+            (0..Lexicon::builtin().learned_text_count())
+                .map(|_| std::sync::OnceLock::new())
+                .collect()
+        });
+        match cells.get(text as usize) {
+            Some(cell) => cell.get_or_init(|| {
+                let mut ids = Vec::new();
+                self.push_term_ids(Lexicon::builtin().learned_text(text), &mut ids);
+                ids
+            }),
+            None => &[],
+        }
     }
 
     /// The term ids of a lexicon phrase text, in text order (analysed once per retriever).
@@ -914,6 +940,15 @@ impl Retriever for FieldedBm25 {
         if self.config.stem_weight > 0.0 && !english.is_empty() {
             joins.offer(siblings, self.config.stem_weight);
         }
+        if self.config.learned_weight > 0.0 {
+            let mut learned: Vec<u32> = Vec::new();
+            for text in Lexicon::builtin().learned_expansion(&prepared) {
+                learned.extend_from_slice(self.learned_term_ids(text));
+            }
+            learned.sort_unstable();
+            learned.dedup();
+            joins.offer(learned, self.config.learned_weight);
+        }
         joins.join_into(&mut weights);
         // Destructive intent is asked at most once (the read-only test needs it too).
         let mut destructive_intent: Option<bool> = None;
@@ -997,7 +1032,10 @@ impl Retriever for FieldedBm25 {
                     let stands_in = self.config.description_as_summary
                         && self.tool_lacks_summary[tool as usize]
                         && fields[2] > 0.0;
+                    // A hit found only through joined terms (expansions, learned pairs) matched
+                    // none of the user's words, so it is never confident (docs/adr/0015).
                     let confident = (fields[0] > 0.0 || fields[1] > 0.0 || stands_in)
+                        && covered > 0.0
                         && coverage >= self.config.min_coverage;
                     (score > 0.0).then_some(Hit {
                         tool,
@@ -1308,7 +1346,11 @@ impl FieldedBm25 {
     /// So with θ the `limit`-th best total (times the tool's multiplier), a tool below θ by
     /// more than `ε / (1 − ε)` plus [`BOUND_SLACK`] (relative), plus two `quantum`s at the
     /// largest multiplier, plus two [`SCORE_ROUNDING`] steps ranks strictly below `limit`
-    /// others even after rounding. The survivors are then scored exactly like every tool
+    /// others even after rounding. Dense lists of terms that do not count for coverage
+    /// (expansions, learned pairs) are summed only if needed: without them every total is
+    /// lower (so θ is too) and lacks at most their largest parts, `rest`, which each test
+    /// adds; a tool with no total at all is below θ when `rest` is (else they are summed after
+    /// all). The survivors are then scored exactly like every tool
     /// would be ([`FieldedBm25::score_candidates`]): same hits, same bits. Weights or
     /// saturations outside [`F32_SAFE`] (never with the shipped configurations) score every
     /// tool instead.
@@ -1338,8 +1380,10 @@ impl FieldedBm25 {
             .sum::<f64>()
             * (1.0 + BOUND_SLACK);
         let total = &mut scratch.total;
-        for plan in plans {
-            let weight = (plan.query_weight * plan.idf * plan.postings.scale) as f32;
+        let weight_of =
+            |plan: &TermPlan<'_>| (plan.query_weight * plan.idf * plan.postings.scale) as f32;
+        let stream = |plan: &TermPlan<'_>, total: &mut [f32]| {
+            let weight = weight_of(plan);
             let postings = plan.postings;
             if postings.dense {
                 // A tool without the term adds exactly +0.0: the same totals.
@@ -1353,7 +1397,21 @@ impl FieldedBm25 {
                     }
                 }
             }
+        };
+        // A joined term (an expansion or learned pair, never counted for coverage) whose
+        // postings are dense costs a pass over every tool for a small weight. It is summed
+        // only if its largest possible part could decide the cut: until then each tool's total
+        // lacks at most `rest` (every step is at most `u16::MAX`), which the tests below add.
+        let deferred = |plan: &TermPlan<'_>| plan.postings.dense && !plan.counts_for_coverage;
+        for plan in plans.iter().filter(|plan| !deferred(plan)) {
+            stream(plan, total);
         }
+        let mut rest: f64 = plans
+            .iter()
+            .filter(|plan| deferred(plan))
+            .map(|plan| f64::from(weight_of(plan)) * f64::from(u16::MAX))
+            .sum::<f64>()
+            * (1.0 + slack);
         // Under the coordination factor, each tool's covered idf (exact, in `f64`): a tool has
         // a term when its saturation step is not 0 (steps round up), and every tool with a term
         // has a positive part (fields weighted 0 have no lists), so these are the sums scoring
@@ -1393,64 +1451,84 @@ impl FieldedBm25 {
             * self.config.change_penalty.max(1.0)
             * self.config.product_boost.max(1.0);
         let is_eligible = |tool: usize| eligible.get(tool).copied().unwrap_or(false);
-        let mut best: Vec<f64> = Vec::with_capacity(limit);
-        let mut floor = f64::NEG_INFINITY;
-        let mut matched = 0usize;
         // In chunks: once `limit` totals are held, a chunk whose largest total cannot beat the
         // floor even at `max_multiplier` is only counted (the per-tool test below would skip
         // each of its tools the same way). Totals are never negative, so their bits order
         // them as numbers do.
         let largest =
             |chunk: &[f32]| f32::from_bits(chunk.iter().map(|v| v.to_bits()).fold(0, u32::max));
-        for (at, chunk) in total.chunks(PRUNE_CHUNK).enumerate() {
-            let base = at * PRUNE_CHUNK;
-            if best.len() == limit && f64::from(largest(chunk)) * max_multiplier <= floor {
-                matched += match eligible.get(base..base + chunk.len()) {
-                    Some(flags) => chunk
-                        .iter()
-                        .zip(flags)
-                        .filter(|&(&value, &flag)| value > 0.0 && flag)
-                        .count(),
-                    None => (base..)
-                        .zip(chunk)
-                        .filter(|&(tool, &value)| value > 0.0 && is_eligible(tool))
-                        .count(),
-                };
-                continue;
-            }
-            for (tool, &value) in (base..).zip(chunk) {
-                let value = f64::from(value);
-                if value > 0.0 && is_eligible(tool) {
-                    matched += 1;
-                    if best.len() < limit || value * max_multiplier > floor {
-                        let covered = covers.get(tool).copied().unwrap_or(0.0);
-                        let score = value * factor(tool, covered);
-                        if best.len() < limit {
-                            best.push(score);
-                            if best.len() == limit {
+        // The `limit`-th best total times its tool's factor, and how many eligible tools have
+        // a total. Without the deferred terms a total is lower, so this floor is too.
+        let floor_of = |total: &[f32], covers: &[f64]| -> (f64, usize) {
+            let mut best: Vec<f64> = Vec::with_capacity(limit);
+            let mut floor = f64::NEG_INFINITY;
+            let mut matched = 0usize;
+            for (at, chunk) in total.chunks(PRUNE_CHUNK).enumerate() {
+                let base = at * PRUNE_CHUNK;
+                if best.len() == limit && f64::from(largest(chunk)) * max_multiplier <= floor {
+                    matched += match eligible.get(base..base + chunk.len()) {
+                        Some(flags) => chunk
+                            .iter()
+                            .zip(flags)
+                            .filter(|&(&value, &flag)| value > 0.0 && flag)
+                            .count(),
+                        None => (base..)
+                            .zip(chunk)
+                            .filter(|&(tool, &value)| value > 0.0 && is_eligible(tool))
+                            .count(),
+                    };
+                    continue;
+                }
+                for (tool, &value) in (base..).zip(chunk) {
+                    let value = f64::from(value);
+                    if value > 0.0 && is_eligible(tool) {
+                        matched += 1;
+                        if best.len() < limit || value * max_multiplier > floor {
+                            let covered = covers.get(tool).copied().unwrap_or(0.0);
+                            let score = value * factor(tool, covered);
+                            if best.len() < limit {
+                                best.push(score);
+                                if best.len() == limit {
+                                    floor = best.iter().copied().fold(f64::INFINITY, f64::min);
+                                }
+                            } else if score > floor {
+                                if let Some(lowest) = best.iter_mut().find(|s| **s == floor) {
+                                    *lowest = score;
+                                }
                                 floor = best.iter().copied().fold(f64::INFINITY, f64::min);
                             }
-                        } else if score > floor {
-                            if let Some(lowest) = best.iter_mut().find(|s| **s == floor) {
-                                *lowest = score;
-                            }
-                            floor = best.iter().copied().fold(f64::INFINITY, f64::min);
                         }
                     }
                 }
             }
+            (floor, matched)
+        };
+        let theta_of = |floor: f64| {
+            floor * (1.0 - slack) - 2.0 * SCORE_ROUNDING - 2.0 * quantum * max_multiplier
+        };
+        let (mut floor, mut matched) = floor_of(total, covers);
+        if rest > 0.0 && rest * max_multiplier * (1.0 + slack) >= theta_of(floor) {
+            // The deferred terms could decide: sum them after all.
+            for plan in plans.iter().filter(|plan| deferred(plan)) {
+                stream(plan, total);
+            }
+            rest = 0.0;
+            (floor, matched) = floor_of(total, covers);
         }
-        let theta = floor * (1.0 - slack) - 2.0 * SCORE_ROUNDING - 2.0 * quantum * max_multiplier;
+        let theta = theta_of(floor);
         let mut candidates: Vec<ToolId> = Vec::new();
         for (at, chunk) in total.chunks_mut(PRUNE_CHUNK).enumerate() {
             let base = at * PRUNE_CHUNK;
             // A chunk whose largest total fails the first test has no candidate.
+            // A tool with no total could only reach the cut through the deferred terms, and
+            // `rest` cannot (checked above).
             if matched > limit
-                && f64::from(largest(chunk)) * max_multiplier * (1.0 + slack) >= theta
+                && (f64::from(largest(chunk)) + rest) * max_multiplier * (1.0 + slack) >= theta
             {
                 for (tool, &value) in (base..).zip(&*chunk) {
-                    let value = f64::from(value);
-                    if value > 0.0
+                    let total = f64::from(value);
+                    let value = total + rest;
+                    if total > 0.0
                         && is_eligible(tool)
                         && value * max_multiplier * (1.0 + slack) >= theta
                     {

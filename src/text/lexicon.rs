@@ -15,6 +15,11 @@ mod compiled {
     include!(concat!(env!("OUT_DIR"), "/lexicon.rs"));
 }
 
+/// The tables `build.rs` compiles from `learned_pairs.txt` (docs/adr/0015).
+mod learned {
+    include!(concat!(env!("OUT_DIR"), "/learned.rs"));
+}
+
 /// A phrase of the lexicon (or a name to look up), in matchable form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phrase<'a> {
@@ -349,6 +354,61 @@ impl Lexicon {
             }
         }
         out
+    }
+
+    /// The catalog words `t` of every learned pair (docs/adr/0015) whose query word `q` the
+    /// query contains (matched like a lexicon phrase: a text `q` as a substring, a word `q` as
+    /// a word), as learned text ids (see [`Lexicon::learned_text`]), sorted, each once. Only
+    /// `q` triggers.
+    pub fn learned_expansion(&self, query: &PreparedQuery) -> Vec<u32> {
+        let form_of =
+            |q: u32| &learned::LEARNED_FORMS[span(&learned::LEARNED_FORM_ENDS, q as usize)];
+        let mut matched: Vec<u32> = Vec::new();
+        let han = &learned::LEARNED_HAN;
+        for (idx, ch) in query.lowered.char_indices() {
+            let first = han.partition_point(|t| t[0] < ch as u32);
+            for trigger in han[first..].iter().take_while(|t| t[0] == ch as u32) {
+                if query.lowered[idx..].starts_with(form_of(trigger[1])) {
+                    matched.push(trigger[1]);
+                }
+            }
+        }
+        let words = &learned::LEARNED_WORDS;
+        let word_of = |t: &[u32; 3]| &learned::LEARNED_FORMS[t[0] as usize..t[1] as usize];
+        for word in &query.words {
+            let first = words.partition_point(|t| word_of(t) < word.as_str());
+            for trigger in words[first..]
+                .iter()
+                .take_while(|t| word_of(t) == word.as_str())
+            {
+                matched.push(trigger[2]);
+            }
+        }
+        let mut out: Vec<u32> = matched
+            .into_iter()
+            .flat_map(|q| {
+                learned::LEARNED_TARGETS[span(&learned::LEARNED_TARGET_ENDS, q as usize)]
+                    .iter()
+                    .copied()
+            })
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// How many distinct learned texts there are (learned text ids run below this).
+    pub fn learned_text_count(&self) -> usize {
+        learned::LEARNED_TEXT_ENDS.len()
+    }
+
+    /// The catalog word of a learned text id, as written in `learned_pairs.txt`.
+    pub fn learned_text(&self, id: u32) -> &'static str {
+        let id = id as usize;
+        if id >= learned::LEARNED_TEXT_ENDS.len() {
+            return "";
+        }
+        &learned::LEARNED_TEXTS[span(&learned::LEARNED_TEXT_ENDS, id)]
     }
 
     /// How many distinct phrase texts the lexicon has (text ids run below this).
@@ -817,6 +877,100 @@ mod tests {
         for line in SOURCE.lines() {
             assert_eq!(normalize(line), line, "not NFKC: {line}");
         }
+    }
+
+    const LEARNED_SOURCE: &str = include_str!("learned_pairs.txt");
+
+    /// The learned pairs of `learned_pairs.txt` as (q, t), in file order.
+    fn learned_pairs() -> Vec<(&'static str, &'static str)> {
+        LEARNED_SOURCE
+            .lines()
+            .filter(|line| !line.is_empty() && !line.starts_with('#'))
+            .map(|line| line.split_once(" | ").expect("q | t"))
+            .collect()
+    }
+
+    /// `build.rs` only lower-cases the learned pairs too, and groups each `q`'s run.
+    #[test]
+    fn invariant_learned_pairs_are_nfkc_lower_case_and_sorted() {
+        let pairs = learned_pairs();
+        assert!(pairs.len() > 1000, "{} pairs", pairs.len());
+        for (q, t) in &pairs {
+            for text in [q, t] {
+                assert_eq!(normalize(text), *text, "not NFKC: {text}");
+                assert_eq!(text.to_lowercase(), *text, "not lower case: {text}");
+                assert_ne!(text.trim(), "", "empty phrase");
+            }
+        }
+        assert!(pairs.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats");
+    }
+
+    /// The trigger index finds exactly the pairs whose `q` a full scan finds (matched like a
+    /// lexicon phrase), and offers their `t`s, never a `t` as a trigger.
+    #[test]
+    fn invariant_learned_trigger_index_equals_full_scan() {
+        let lexicon = Lexicon::builtin();
+        let pairs = learned_pairs();
+        for text in [
+            "帮我看看这条群消息谁还没读",
+            "Which of my tasks are overdue?",
+            "把日程推迟到明天，再发个通知",
+            "tell the warehouse group the stock count is finished",
+            "accepted offers: who starts next week?",
+            "撤回 recall 钉盘 drive",
+            "",
+        ] {
+            let query = PreparedQuery::new(text);
+            let mut scanned: Vec<&str> = pairs
+                .iter()
+                .filter(|(q, _)| {
+                    let form = owned_form(q);
+                    let phrase = match &form {
+                        Form::Text(t) => Phrase::Text(t),
+                        Form::Words(w) => Phrase::Words(w),
+                    };
+                    query.contains(phrase, false)
+                })
+                .map(|(_, t)| *t)
+                .collect();
+            scanned.sort_unstable();
+            scanned.dedup();
+            let mut found: Vec<&str> = lexicon
+                .learned_expansion(&query)
+                .into_iter()
+                .map(|id| lexicon.learned_text(id))
+                .collect();
+            found.sort_unstable();
+            assert_eq!(found, scanned, "{text}");
+            if !text.is_empty() && text.is_ascii() {
+                assert!(!found.is_empty(), "{text}: no learned pair fired");
+            }
+        }
+    }
+
+    /// Only `q` triggers: a request holding only a pair's `t` gets nothing from that pair.
+    #[test]
+    fn learned_pairs_are_one_way() {
+        let lexicon = Lexicon::builtin();
+        let (q, t) = learned_pairs()
+            .into_iter()
+            .find(|(q, t)| {
+                q.is_ascii() && t.is_ascii() && !learned_pairs().iter().any(|(q2, _)| q2 == t)
+            })
+            .expect("an English pair whose t is no q");
+        let found = |text: &str| -> Vec<&str> {
+            lexicon
+                .learned_expansion(&PreparedQuery::new(text))
+                .into_iter()
+                .map(|id| lexicon.learned_text(id))
+                .collect()
+        };
+        assert!(found(q).contains(&t), "{q} -> {t}");
+        assert!(!found(t).contains(&q), "{t} must not bring {q}");
+    }
+
+    fn owned_form(text: &str) -> Form {
+        forms::form(&normalize(text).to_lowercase())
     }
 
     fn owned(phrase: Phrase<'_>) -> Form {
