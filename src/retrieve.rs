@@ -642,15 +642,29 @@ impl FieldedBm25 {
 
     /// The term ids of a learned text (analysed once per retriever).
     fn learned_term_ids(&self, text: u32) -> &[u32] {
-        let cells = self.learned_terms.get_or_init(|| {
-            (0..Lexicon::builtin().learned_text_count())
-                .map(|_| std::sync::OnceLock::new())
-                .collect()
-        });
+        let lexicon = Lexicon::builtin();
+        self.cached_term_ids(
+            &self.learned_terms,
+            lexicon.learned_text_count(),
+            text,
+            |id| lexicon.learned_text(id),
+        )
+    }
+
+    /// The term ids of text `text` of a table of `count` texts, analysed on first use into
+    /// `cells` (one cell per text, sized on first use).
+    fn cached_term_ids<'a>(
+        &'a self,
+        cells: &'a std::sync::OnceLock<Vec<std::sync::OnceLock<Vec<u32>>>>,
+        count: usize,
+        text: u32,
+        text_of: impl Fn(u32) -> &'static str,
+    ) -> &'a [u32] {
+        let cells = cells.get_or_init(|| (0..count).map(|_| std::sync::OnceLock::new()).collect());
         match cells.get(text as usize) {
             Some(cell) => cell.get_or_init(|| {
                 let mut ids = Vec::new();
-                self.push_term_ids(Lexicon::builtin().learned_text(text), &mut ids);
+                self.push_term_ids(text_of(text), &mut ids);
                 ids
             }),
             None => &[],
@@ -659,19 +673,10 @@ impl FieldedBm25 {
 
     /// The term ids of a lexicon phrase text, in text order (analysed once per retriever).
     fn expansion_term_ids(&self, text: u32) -> &[u32] {
-        let cells = self.expansion_terms.get_or_init(|| {
-            (0..Lexicon::builtin().text_count())
-                .map(|_| std::sync::OnceLock::new())
-                .collect()
-        });
-        match cells.get(text as usize) {
-            Some(cell) => cell.get_or_init(|| {
-                let mut ids = Vec::new();
-                self.push_term_ids(Lexicon::builtin().text(text), &mut ids);
-                ids
-            }),
-            None => &[],
-        }
+        let lexicon = Lexicon::builtin();
+        self.cached_term_ids(&self.expansion_terms, lexicon.text_count(), text, |id| {
+            lexicon.text(id)
+        })
     }
 
     /// The [`WordTerms`] of `word` (an English query word), uncached:

@@ -265,6 +265,15 @@ fn span(ends: &[u32], index: usize) -> std::ops::Range<usize> {
     start..ends[index] as usize
 }
 
+/// Text `id` of a table of texts stored as one string and their end offsets ("" past the end).
+fn text_at(texts: &'static str, ends: &[u32], id: u32) -> &'static str {
+    let id = id as usize;
+    if id >= ends.len() {
+        return "";
+    }
+    &texts[span(ends, id)]
+}
+
 /// The phrases of a cue list.
 fn cues(list: &'static [[u32; 3]]) -> impl Iterator<Item = Phrase<'static>> {
     list.iter().map(|entry| Phrase::compiled(entry))
@@ -404,11 +413,7 @@ impl Lexicon {
 
     /// The catalog word of a learned text id, as written in `learned_pairs.txt`.
     pub fn learned_text(&self, id: u32) -> &'static str {
-        let id = id as usize;
-        if id >= learned::LEARNED_TEXT_ENDS.len() {
-            return "";
-        }
-        &learned::LEARNED_TEXTS[span(&learned::LEARNED_TEXT_ENDS, id)]
+        text_at(learned::LEARNED_TEXTS, &learned::LEARNED_TEXT_ENDS, id)
     }
 
     /// How many distinct phrase texts the lexicon has (text ids run below this).
@@ -418,11 +423,7 @@ impl Lexicon {
 
     /// The phrase text of a text id (as written in `lexicon.txt`).
     pub fn text(&self, id: u32) -> &'static str {
-        let id = id as usize;
-        if id >= compiled::TEXT_ENDS.len() {
-            return "";
-        }
-        &compiled::TEXTS[span(&compiled::TEXT_ENDS, id)]
+        text_at(compiled::TEXTS, &compiled::TEXT_ENDS, id)
     }
 
     /// Returns true if and only if the query mentions `name` or a phrase of a group that
