@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 #[path = "src/text/forms.rs"]
 mod forms;
+#[path = "src/text/learned.rs"]
+mod learned;
 
 fn main() {
     let manifest =
@@ -278,88 +280,20 @@ fn lexicon(manifest: &std::path::Path, out_dir: &std::path::Path) {
     std::fs::write(out_dir.join("lexicon.rs"), code).expect("write lexicon.rs");
 }
 
-/// Compiles `src/text/learned_pairs.txt` (docs/adr/0015) into static tables (`learned.rs`,
-/// read by `text::lexicon`), apart from the lexicon's groups: only a pair's query word `q`
-/// triggers, and its catalog words `t` are offered at their own weight. Tables:
-/// - `LEARNED_FORMS`: the matchable form of every distinct `q` (one line per `q`, in file
-///   order, which is sorted), concatenated, and `LEARNED_FORM_ENDS`;
-/// - `LEARNED_TEXTS` / `LEARNED_TEXT_ENDS`: every distinct `t` as written, in first-seen order;
-///   `LEARNED_TARGETS` (text ids) and `LEARNED_TARGET_ENDS`: each `q`'s `t`s;
-/// - `LEARNED_HAN` `[first char, q]` for text forms and `LEARNED_WORDS` `[form start, form
-///   end, q]` for word forms (one word each), sorted for binary search.
+/// Compiles `src/text/learned_pairs.txt` (docs/adr/0015) into static tables (`learned_tables.rs`,
+/// read by `text::lexicon`), apart from the lexicon's groups: the tables of
+/// [`learned::Tables`], parsed by the same code `eval --param learned_pairs=FILE` runs.
 fn learned_pairs(manifest: &std::path::Path, out_dir: &std::path::Path) {
     let path = manifest.join("src/text/learned_pairs.txt");
     println!("cargo:rerun-if-changed={}", path.display());
     let source = std::fs::read_to_string(&path).expect("read the learned pairs");
-    let mut queries: Vec<(&str, Vec<&str>)> = Vec::new();
-    for line in source.lines() {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (q, t) = line
-            .split_once(" | ")
-            .expect("learned_pairs.txt: a line is `q | t`");
-        if let Some((last, targets)) = queries.last_mut() {
-            if *last == q {
-                targets.push(t);
-                continue;
-            }
-            assert!(*last < q, "learned_pairs.txt: lines are sorted by q");
-        }
-        queries.push((q, vec![t]));
-    }
-    let mut form_text = String::new();
-    let mut form_ends: Vec<u32> = Vec::new();
-    let mut texts: Vec<&str> = Vec::new();
-    let mut text_ids: BTreeMap<&str, u32> = BTreeMap::new();
-    let mut targets: Vec<u32> = Vec::new();
-    let mut target_ends: Vec<u32> = Vec::new();
-    let mut han: Vec<(char, u32)> = Vec::new();
-    let mut words: Vec<(String, u32, u32, u32)> = Vec::new();
-    for (idx, (q, ts)) in queries.iter().enumerate() {
-        let start = form_text.len() as u32;
-        match forms::form(&q.to_lowercase()) {
-            forms::Form::Text(text) => {
-                assert!(
-                    text.chars().count() >= 2,
-                    "learned_pairs.txt: a text q has two characters or more: {q}"
-                );
-                han.push((text.chars().next().expect("not empty"), idx as u32));
-                form_text.push_str(&text);
-            }
-            forms::Form::Words(word) => {
-                assert!(
-                    !word.contains(' '),
-                    "learned_pairs.txt: a word q is one word: {q}"
-                );
-                form_text.push_str(&word);
-                words.push((word, start, form_text.len() as u32, idx as u32));
-            }
-        }
-        form_ends.push(form_text.len() as u32);
-        for t in ts {
-            let id = *text_ids.entry(t).or_insert_with(|| {
-                texts.push(t);
-                texts.len() as u32 - 1
-            });
-            targets.push(id);
-        }
-        target_ends.push(targets.len() as u32);
-    }
-    han.sort_unstable();
-    words.sort();
-    let text_ends: Vec<u32> = texts
-        .iter()
-        .scan(0u32, |end, text| {
-            *end += text.len() as u32;
-            Some(*end)
-        })
-        .collect();
+    let tables =
+        learned::parse(&source).unwrap_or_else(|message| panic!("learned_pairs.txt: {message}"));
     let mut code = String::new();
     writeln!(
         code,
-        "/// Every `q`'s matchable form, concatenated.\npub static LEARNED_FORMS: &str = {form_text:?};\n/// Every distinct `t` as written, concatenated.\npub static LEARNED_TEXTS: &str = {:?};",
-        texts.concat()
+        "/// Every `q`'s matchable form, concatenated.\npub static LEARNED_FORMS: &str = {:?};\n/// Every distinct `t` as written, concatenated.\npub static LEARNED_TEXTS: &str = {:?};",
+        tables.forms, tables.texts
     )
     .expect("write");
     table(
@@ -367,46 +301,46 @@ fn learned_pairs(manifest: &std::path::Path, out_dir: &std::path::Path) {
         "End of each form in `LEARNED_FORMS`.",
         "LEARNED_FORM_ENDS",
         1,
-        &form_ends,
+        &tables.form_ends,
     );
     table(
         &mut code,
         "End of each text in `LEARNED_TEXTS`.",
         "LEARNED_TEXT_ENDS",
         1,
-        &text_ends,
+        &tables.text_ends,
     );
     table(
         &mut code,
         "Each `q`'s `t` text ids.",
         "LEARNED_TARGETS",
         1,
-        &targets,
+        &tables.targets,
     );
     table(
         &mut code,
         "End of each `q`'s run in `LEARNED_TARGETS`.",
         "LEARNED_TARGET_ENDS",
         1,
-        &target_ends,
+        &tables.target_ends,
     );
-    let han_rows: Vec<u32> = han.iter().flat_map(|&(c, q)| [c as u32, q]).collect();
+    let han: Vec<u32> = tables.han.concat();
     table(
         &mut code,
         "`[first char, q]` of text forms, sorted.",
         "LEARNED_HAN",
         2,
-        &han_rows,
+        &han,
     );
-    let word_rows: Vec<u32> = words.iter().flat_map(|&(_, s, e, q)| [s, e, q]).collect();
+    let words: Vec<u32> = tables.words.concat();
     table(
         &mut code,
         "`[form start, end, q]` of word forms, sorted by word.",
         "LEARNED_WORDS",
         3,
-        &word_rows,
+        &words,
     );
-    std::fs::write(out_dir.join("learned.rs"), code).expect("write learned.rs");
+    std::fs::write(out_dir.join("learned_tables.rs"), code).expect("write learned_tables.rs");
 }
 
 /// A phrase's interned form: `[start, end, kind]` in [`Forms::text`].

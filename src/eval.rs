@@ -398,7 +398,20 @@ fn evaluate(engine: &Engine, qrels: &QrelsDocument) -> Run {
 pub fn run(catalog: Catalog, retriever: &str, args: &EvalArgs) -> Result<String> {
     let path = args.qrels.as_deref().unwrap_or_default();
     let qrels = load_qrels(path)?;
-    let engine = Engine::with_params(catalog, retriever, &args.params)?;
+    // `learned_pairs=FILE` names learned pairs to use instead of the compiled ones (to
+    // cross-validate the learner, docs/adr/0015); every other key is a `Bm25Config` knob.
+    let (pairs, params): (Vec<_>, Vec<_>) = args
+        .params
+        .iter()
+        .cloned()
+        .partition(|(key, _)| key == "learned_pairs");
+    let mut engine = Engine::with_params(catalog, retriever, &params)?;
+    if let Some((_, file)) = pairs.last() {
+        let bad =
+            |message: String| Error::new(Reason::InvalidTransport, format!("{file}: {message}"));
+        let text = std::fs::read_to_string(file).map_err(|e| bad(e.to_string()))?;
+        engine = engine.with_learned_pairs(crate::text::learned::parse(&text).map_err(bad)?);
+    }
     let mut run = evaluate(&engine, &qrels);
     if !args.params.is_empty() {
         let params: Vec<String> = args

@@ -58,6 +58,8 @@ pub struct Engine {
     catalog: Catalog,
     retriever_name: &'static str,
     config: retrieve::Bm25Config,
+    /// Learned pairs parsed at run time (`eval --param learned_pairs=FILE`), else the compiled.
+    learned_pairs: Option<std::sync::Arc<text::learned::Tables>>,
     retriever: OnceLock<Box<dyn Retriever>>,
 }
 
@@ -83,6 +85,7 @@ impl Engine {
             catalog,
             retriever_name,
             config,
+            learned_pairs: None,
             retriever: OnceLock::new(),
         })
     }
@@ -131,6 +134,13 @@ impl Engine {
         Ok(engine)
     }
 
+    /// This engine with learned pairs parsed at run time instead of the compiled ones (before
+    /// its retriever is built; `eval --param learned_pairs=FILE`, docs/adr/0015).
+    pub fn with_learned_pairs(mut self, tables: text::learned::Tables) -> Engine {
+        self.learned_pairs = Some(std::sync::Arc::new(tables));
+        self
+    }
+
     pub fn catalog(&self) -> &Catalog {
         &self.catalog
     }
@@ -143,8 +153,13 @@ impl Engine {
     pub fn retriever(&self) -> &dyn Retriever {
         self.retriever
             .get_or_init(|| {
-                retrieve::build_with(self.retriever_name, self.config, &self.catalog)
-                    .unwrap_or_else(|| unreachable_retriever(self.retriever_name))
+                retrieve::build_with(
+                    self.retriever_name,
+                    self.config,
+                    &self.catalog,
+                    self.learned_pairs.clone(),
+                )
+                .unwrap_or_else(|| unreachable_retriever(self.retriever_name))
             })
             .as_ref()
     }

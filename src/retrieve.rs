@@ -21,7 +21,7 @@ use crate::index::Index;
 use crate::limits::SCORE_ROUNDING;
 use crate::text::{
     english_stem, is_english_word, is_pair_term, split_quoted, Analyzer, AnalyzerConfig, HanMode,
-    Lexicon, PreparedQuery, ID_SHAPE_MARK,
+    LearnedPairs, Lexicon, PreparedQuery, ID_SHAPE_MARK,
 };
 use crate::wire::Effect;
 
@@ -71,16 +71,22 @@ pub fn config_of(name: &str) -> Option<Bm25Config> {
 
 /// Builds the named retriever over `catalog`, or `None` for an unknown name.
 pub fn build(name: &str, catalog: &Catalog) -> Option<Box<dyn Retriever>> {
-    build_with(name, config_of(name)?, catalog)
+    build_with(name, config_of(name)?, catalog, None)
 }
 
-/// Builds the named retriever with an explicit (possibly overridden) configuration.
-pub fn build_with(name: &str, config: Bm25Config, catalog: &Catalog) -> Option<Box<dyn Retriever>> {
-    Some(Box::new(FieldedBm25::new(
-        name_static(name)?,
-        config,
-        catalog,
-    )))
+/// Builds the named retriever with an explicit (possibly overridden) configuration, and with
+/// learned pairs parsed at run time when given (else the compiled ones).
+pub fn build_with(
+    name: &str,
+    config: Bm25Config,
+    catalog: &Catalog,
+    learned_pairs: Option<std::sync::Arc<crate::text::learned::Tables>>,
+) -> Option<Box<dyn Retriever>> {
+    let retriever = FieldedBm25::new(name_static(name)?, config, catalog);
+    Some(Box::new(match learned_pairs {
+        Some(tables) => retriever.with_learned_pairs(tables),
+        None => retriever,
+    }))
 }
 
 fn name_static(name: &str) -> Option<&'static str> {
@@ -231,7 +237,7 @@ pub struct Bm25Config {
     /// Score multiplier for tools of a product the query names (1 = off).
     pub product_boost: f64,
     /// Query-term weight of the catalog words of the learned pairs whose query word the
-    /// request contains (`Lexicon::learned_expansion`; 0 = off; docs/adr/0015).
+    /// request contains (`LearnedPairs::expansion`; 0 = off; docs/adr/0015).
     pub learned_weight: f64,
     /// Combine fields BM25F-style (weighted tf summed, saturated once) instead of summing
     /// per-field BM25 scores.
@@ -550,8 +556,11 @@ pub struct FieldedBm25 {
     tool_products: Vec<usize>,
     /// Per product: the phrases that name it (id and display name).
     product_names: Vec<Vec<String>>,
-    /// Per learned text (see `Lexicon::learned_text`), filled on first use: its terms' ids.
+    /// Per learned text (see `LearnedPairs::text`), filled on first use: its terms' ids.
     learned_terms: std::sync::OnceLock<Vec<std::sync::OnceLock<Vec<u32>>>>,
+    /// Learned pairs parsed at run time (`eval --param learned_pairs=FILE`) instead of the
+    /// compiled ones.
+    learned_pairs: Option<std::sync::Arc<crate::text::learned::Tables>>,
 }
 
 impl FieldedBm25 {
@@ -573,6 +582,7 @@ impl FieldedBm25 {
         let n_tools = catalog.tools().len();
         FieldedBm25 {
             learned_terms: std::sync::OnceLock::new(),
+            learned_pairs: None,
             name,
             config,
             analyzer,
@@ -642,13 +652,28 @@ impl FieldedBm25 {
 
     /// The term ids of a learned text (analysed once per retriever).
     fn learned_term_ids(&self, text: u32) -> &[u32] {
-        let lexicon = Lexicon::builtin();
-        self.cached_term_ids(
-            &self.learned_terms,
-            lexicon.learned_text_count(),
-            text,
-            |id| lexicon.learned_text(id),
-        )
+        let pairs = self.learned();
+        self.cached_term_ids(&self.learned_terms, pairs.text_count(), text, |id| {
+            pairs.text(id)
+        })
+    }
+
+    /// The learned pairs this retriever uses: parsed at run time, or the compiled ones.
+    fn learned(&self) -> LearnedPairs<'_> {
+        match &self.learned_pairs {
+            Some(tables) => LearnedPairs::of(tables),
+            None => LearnedPairs::builtin(),
+        }
+    }
+
+    /// This retriever with learned pairs parsed at run time instead of the compiled ones
+    /// (`eval --param learned_pairs=FILE`, to cross-validate the learner; docs/adr/0015).
+    pub fn with_learned_pairs(
+        mut self,
+        tables: std::sync::Arc<crate::text::learned::Tables>,
+    ) -> Self {
+        self.learned_pairs = Some(tables);
+        self
     }
 
     /// The term ids of text `text` of a table of `count` texts, analysed on first use into
@@ -658,7 +683,7 @@ impl FieldedBm25 {
         cells: &'a std::sync::OnceLock<Vec<std::sync::OnceLock<Vec<u32>>>>,
         count: usize,
         text: u32,
-        text_of: impl Fn(u32) -> &'static str,
+        text_of: impl Fn(u32) -> &'a str,
     ) -> &'a [u32] {
         let cells = cells.get_or_init(|| (0..count).map(|_| std::sync::OnceLock::new()).collect());
         match cells.get(text as usize) {
@@ -947,7 +972,7 @@ impl Retriever for FieldedBm25 {
         }
         if self.config.learned_weight > 0.0 {
             let mut learned: Vec<u32> = Vec::new();
-            for text in Lexicon::builtin().learned_expansion(&prepared) {
+            for text in self.learned().expansion(&prepared) {
                 learned.extend_from_slice(self.learned_term_ids(text));
             }
             learned.sort_unstable();

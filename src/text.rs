@@ -19,11 +19,13 @@
 //!
 //! Beside the pipeline, query-side helpers that never touch the index: the lexicon
 //! (`lexicon`), quoted spans (`quoted`), values a request names (`values`: dates, phone
-//! numbers, money, times of day) and English words related in WordNet (`wordnet`). What they
-//! add to a query is analysed by the same pipeline.
+//! numbers, money, times of day), English words related in WordNet (`wordnet`) and the
+//! word pairs learned from judged requests (`learned`, matched by `lexicon`). What they add to
+//! a query is analysed by the same pipeline.
 
 mod forms;
 mod han;
+pub mod learned;
 mod lexicon;
 mod quoted;
 mod values;
@@ -31,7 +33,7 @@ mod wordnet;
 
 pub use forms::is_han;
 pub use han::fnv1a;
-pub use lexicon::{Lexicon, PreparedQuery};
+pub use lexicon::{LearnedPairs, Lexicon, PreparedQuery};
 pub use quoted::split_quoted;
 pub use values::{named_values, NamedValues};
 pub use wordnet::each_related as each_wordnet_related;

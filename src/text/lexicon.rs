@@ -15,9 +15,10 @@ mod compiled {
     include!(concat!(env!("OUT_DIR"), "/lexicon.rs"));
 }
 
-/// The tables `build.rs` compiles from `learned_pairs.txt` (docs/adr/0015).
-mod learned {
-    include!(concat!(env!("OUT_DIR"), "/learned.rs"));
+/// The tables `build.rs` compiles from `learned_pairs.txt` (docs/adr/0015; see
+/// [`super::learned::Tables`] for each).
+mod learned_compiled {
+    include!(concat!(env!("OUT_DIR"), "/learned_tables.rs"));
 }
 
 /// A phrase of the lexicon (or a name to look up), in matchable form.
@@ -265,13 +266,115 @@ fn span(ends: &[u32], index: usize) -> std::ops::Range<usize> {
     start..ends[index] as usize
 }
 
-/// Text `id` of a table of texts stored as one string and their end offsets ("" past the end).
-fn text_at(texts: &'static str, ends: &[u32], id: u32) -> &'static str {
-    let id = id as usize;
-    if id >= ends.len() {
-        return "";
+/// The learned word pairs (docs/adr/0015): the shipped ones compiled into the binary, or a
+/// file parsed at run time ([`super::learned::parse`], for `eval --param learned_pairs=FILE`).
+#[derive(Debug, Clone, Copy)]
+pub struct LearnedPairs<'a> {
+    forms: &'a str,
+    form_ends: &'a [u32],
+    texts: &'a str,
+    text_ends: &'a [u32],
+    targets: &'a [u32],
+    target_ends: &'a [u32],
+    han: &'a [[u32; 2]],
+    words: &'a [[u32; 3]],
+}
+
+impl LearnedPairs<'static> {
+    /// The pairs of `src/text/learned_pairs.txt`, compiled in.
+    pub fn builtin() -> LearnedPairs<'static> {
+        LearnedPairs {
+            forms: learned_compiled::LEARNED_FORMS,
+            form_ends: &learned_compiled::LEARNED_FORM_ENDS,
+            texts: learned_compiled::LEARNED_TEXTS,
+            text_ends: &learned_compiled::LEARNED_TEXT_ENDS,
+            targets: &learned_compiled::LEARNED_TARGETS,
+            target_ends: &learned_compiled::LEARNED_TARGET_ENDS,
+            han: &learned_compiled::LEARNED_HAN,
+            words: &learned_compiled::LEARNED_WORDS,
+        }
     }
-    &texts[span(ends, id)]
+}
+
+impl<'a> LearnedPairs<'a> {
+    /// The pairs of tables parsed at run time.
+    pub fn of(tables: &'a super::learned::Tables) -> LearnedPairs<'a> {
+        LearnedPairs {
+            forms: &tables.forms,
+            form_ends: &tables.form_ends,
+            texts: &tables.texts,
+            text_ends: &tables.text_ends,
+            targets: &tables.targets,
+            target_ends: &tables.target_ends,
+            han: &tables.han,
+            words: &tables.words,
+        }
+    }
+
+    /// The catalog words `t` of every pair whose query word `q` the query contains (matched
+    /// like a lexicon phrase: a text `q` as a substring, a word `q` as a word), as text ids
+    /// (see [`LearnedPairs::text`]), sorted, each once. Only `q` triggers.
+    pub fn expansion(&self, query: &PreparedQuery) -> Vec<u32> {
+        let form_of = |q: u32| {
+            self.forms
+                .get(span_checked(self.form_ends, q))
+                .unwrap_or("")
+        };
+        let mut matched: Vec<u32> = Vec::new();
+        for (idx, ch) in query.lowered.char_indices() {
+            let first = self.han.partition_point(|t| t[0] < ch as u32);
+            for trigger in self.han[first..].iter().take_while(|t| t[0] == ch as u32) {
+                if query.lowered[idx..].starts_with(form_of(trigger[1])) {
+                    matched.push(trigger[1]);
+                }
+            }
+        }
+        let word_of = |t: &[u32; 3]| self.forms.get(t[0] as usize..t[1] as usize).unwrap_or("");
+        for word in &query.words {
+            let first = self.words.partition_point(|t| word_of(t) < word.as_str());
+            for trigger in self.words[first..]
+                .iter()
+                .take_while(|t| word_of(t) == word.as_str())
+            {
+                matched.push(trigger[2]);
+            }
+        }
+        let mut out: Vec<u32> = matched
+            .into_iter()
+            .flat_map(|q| {
+                self.targets
+                    .get(span_checked(self.target_ends, q))
+                    .unwrap_or(&[])
+                    .iter()
+                    .copied()
+            })
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// How many distinct catalog words there are (text ids run below this).
+    pub fn text_count(&self) -> usize {
+        self.text_ends.len()
+    }
+
+    /// The catalog word of a text id, as written in the pairs file.
+    pub fn text(&self, id: u32) -> &'a str {
+        self.texts
+            .get(span_checked(self.text_ends, id))
+            .unwrap_or("")
+    }
+}
+
+/// [`span`] for an index that may lie past the end (then an empty range).
+fn span_checked(ends: &[u32], index: u32) -> std::ops::Range<usize> {
+    let index = index as usize;
+    if index < ends.len() {
+        span(ends, index)
+    } else {
+        0..0
+    }
 }
 
 /// The phrases of a cue list.
@@ -365,57 +468,6 @@ impl Lexicon {
         out
     }
 
-    /// The catalog words `t` of every learned pair (docs/adr/0015) whose query word `q` the
-    /// query contains (matched like a lexicon phrase: a text `q` as a substring, a word `q` as
-    /// a word), as learned text ids (see [`Lexicon::learned_text`]), sorted, each once. Only
-    /// `q` triggers.
-    pub fn learned_expansion(&self, query: &PreparedQuery) -> Vec<u32> {
-        let form_of =
-            |q: u32| &learned::LEARNED_FORMS[span(&learned::LEARNED_FORM_ENDS, q as usize)];
-        let mut matched: Vec<u32> = Vec::new();
-        let han = &learned::LEARNED_HAN;
-        for (idx, ch) in query.lowered.char_indices() {
-            let first = han.partition_point(|t| t[0] < ch as u32);
-            for trigger in han[first..].iter().take_while(|t| t[0] == ch as u32) {
-                if query.lowered[idx..].starts_with(form_of(trigger[1])) {
-                    matched.push(trigger[1]);
-                }
-            }
-        }
-        let words = &learned::LEARNED_WORDS;
-        let word_of = |t: &[u32; 3]| &learned::LEARNED_FORMS[t[0] as usize..t[1] as usize];
-        for word in &query.words {
-            let first = words.partition_point(|t| word_of(t) < word.as_str());
-            for trigger in words[first..]
-                .iter()
-                .take_while(|t| word_of(t) == word.as_str())
-            {
-                matched.push(trigger[2]);
-            }
-        }
-        let mut out: Vec<u32> = matched
-            .into_iter()
-            .flat_map(|q| {
-                learned::LEARNED_TARGETS[span(&learned::LEARNED_TARGET_ENDS, q as usize)]
-                    .iter()
-                    .copied()
-            })
-            .collect();
-        out.sort_unstable();
-        out.dedup();
-        out
-    }
-
-    /// How many distinct learned texts there are (learned text ids run below this).
-    pub fn learned_text_count(&self) -> usize {
-        learned::LEARNED_TEXT_ENDS.len()
-    }
-
-    /// The catalog word of a learned text id, as written in `learned_pairs.txt`.
-    pub fn learned_text(&self, id: u32) -> &'static str {
-        text_at(learned::LEARNED_TEXTS, &learned::LEARNED_TEXT_ENDS, id)
-    }
-
     /// How many distinct phrase texts the lexicon has (text ids run below this).
     pub fn text_count(&self) -> usize {
         compiled::TEXT_ENDS.len()
@@ -423,7 +475,9 @@ impl Lexicon {
 
     /// The phrase text of a text id (as written in `lexicon.txt`).
     pub fn text(&self, id: u32) -> &'static str {
-        text_at(compiled::TEXTS, &compiled::TEXT_ENDS, id)
+        compiled::TEXTS
+            .get(span_checked(&compiled::TEXT_ENDS, id))
+            .unwrap_or("")
     }
 
     /// Returns true if and only if the query mentions `name` or a phrase of a group that
@@ -910,8 +964,8 @@ mod tests {
     /// lexicon phrase), and offers their `t`s, never a `t` as a trigger.
     #[test]
     fn invariant_learned_trigger_index_equals_full_scan() {
-        let lexicon = Lexicon::builtin();
-        let pairs = learned_pairs();
+        let pairs = LearnedPairs::builtin();
+        let listed = learned_pairs();
         for text in [
             "帮我看看这条群消息谁还没读",
             "Which of my tasks are overdue?",
@@ -922,7 +976,7 @@ mod tests {
             "",
         ] {
             let query = PreparedQuery::new(text);
-            let mut scanned: Vec<&str> = pairs
+            let mut scanned: Vec<&str> = listed
                 .iter()
                 .filter(|(q, _)| {
                     let form = owned_form(q);
@@ -936,10 +990,10 @@ mod tests {
                 .collect();
             scanned.sort_unstable();
             scanned.dedup();
-            let mut found: Vec<&str> = lexicon
-                .learned_expansion(&query)
+            let mut found: Vec<&str> = pairs
+                .expansion(&query)
                 .into_iter()
-                .map(|id| lexicon.learned_text(id))
+                .map(|id| pairs.text(id))
                 .collect();
             found.sort_unstable();
             assert_eq!(found, scanned, "{text}");
@@ -952,7 +1006,7 @@ mod tests {
     /// Only `q` triggers: a request holding only a pair's `t` gets nothing from that pair.
     #[test]
     fn learned_pairs_are_one_way() {
-        let lexicon = Lexicon::builtin();
+        let pairs = LearnedPairs::builtin();
         let (q, t) = learned_pairs()
             .into_iter()
             .find(|(q, t)| {
@@ -960,14 +1014,41 @@ mod tests {
             })
             .expect("an English pair whose t is no q");
         let found = |text: &str| -> Vec<&str> {
-            lexicon
-                .learned_expansion(&PreparedQuery::new(text))
+            pairs
+                .expansion(&PreparedQuery::new(text))
                 .into_iter()
-                .map(|id| lexicon.learned_text(id))
+                .map(|id| pairs.text(id))
                 .collect()
         };
         assert!(found(q).contains(&t), "{q} -> {t}");
         assert!(!found(t).contains(&q), "{t} must not bring {q}");
+    }
+
+    /// `build.rs` and `eval --param learned_pairs=FILE` read a pairs file with one parser: the
+    /// compiled tables equal a parse of the shipped file at run time.
+    #[test]
+    fn invariant_compiled_learned_pairs_equal_a_parse_of_the_file() {
+        let parsed = super::super::learned::parse(LEARNED_SOURCE).expect("the shipped file parses");
+        assert_eq!(
+            format!("{:?}", LearnedPairs::builtin()),
+            format!("{:?}", LearnedPairs::of(&parsed))
+        );
+    }
+
+    #[test]
+    fn a_bad_pairs_file_is_an_error_naming_the_line() {
+        let parse = super::super::learned::parse;
+        assert!(parse("b | x\na | y\n").unwrap_err().contains("line 2"));
+        assert!(parse("# note\nq t\n").unwrap_err().contains("line 2"));
+        assert!(parse("群 | 会话\n").unwrap_err().contains("two characters"));
+        let tables = parse("# note\n\nbot | 机器人\nbot | robot\n群聊 | 会话\n").expect("parses");
+        let pairs = LearnedPairs::of(&tables);
+        let found: Vec<&str> = pairs
+            .expansion(&PreparedQuery::new("add the bot to 群聊"))
+            .into_iter()
+            .map(|id| pairs.text(id))
+            .collect();
+        assert_eq!(found, ["机器人", "robot", "会话"]);
     }
 
     fn owned_form(text: &str) -> Form {

@@ -141,6 +141,84 @@ fn eval_params_reach_the_ranking_and_bad_ones_are_refused() {
     }
 }
 
+/// `eval --param learned_pairs=FILE` ranks with that file's pairs instead of the compiled ones
+/// (ADR 0015's cross-validation): the shipped file read at run time answers exactly like the
+/// compiled tables, `learned_weight=0` or another file changes the answers, and a bad file is
+/// a validation error with nothing on stdout.
+#[test]
+fn learned_pairs_can_be_read_from_a_file() {
+    let path = repo().join("qrels").join("test.json").display().to_string();
+    let shipped = repo()
+        .join("src/text/learned_pairs.txt")
+        .display()
+        .to_string();
+    let default = eval("test.json");
+    let from_file = ts(&[
+        "eval",
+        "--qrels",
+        &path,
+        "--json",
+        "--param",
+        &format!("learned_pairs={shipped}"),
+    ])
+    .run()
+    .json();
+    assert_eq!(default["per_case"], from_file["per_case"]);
+    assert_eq!(
+        from_file["retriever"],
+        format!("fielded_bm25[learned_pairs={shipped}]")
+    );
+    let off = ts(&[
+        "eval",
+        "--qrels",
+        &path,
+        "--json",
+        "--param",
+        "learned_weight=0",
+    ])
+    .run()
+    .json();
+    assert_ne!(default["per_case"], off["per_case"]);
+    let dir = TempDir::new("pairs");
+    let one = dir.write("one.txt", "bot | 机器人\n");
+    let other = ts(&[
+        "eval",
+        "--qrels",
+        &path,
+        "--json",
+        "--param",
+        &format!("learned_pairs={one}"),
+    ])
+    .run()
+    .json();
+    assert_ne!(default["per_case"], other["per_case"]);
+    for (name, text) in [
+        ("unsorted.txt", "b | x\na | y\n"),
+        ("bad.txt", "no separator\n"),
+    ] {
+        let bad = dir.write(name, text);
+        let run = ts(&[
+            "eval",
+            "--qrels",
+            &path,
+            "--param",
+            &format!("learned_pairs={bad}"),
+        ])
+        .run();
+        assert_eq!(run.reason(), "invalid_transport", "{name}");
+        assert!(run.stdout.is_empty(), "{name}");
+    }
+    let missing = ts(&[
+        "eval",
+        "--qrels",
+        &path,
+        "--param",
+        "learned_pairs=/nonexistent/pairs.txt",
+    ])
+    .run();
+    assert_eq!(missing.reason(), "invalid_transport");
+}
+
 /// `--worst N` bounds every per-case list of the readable report, `--compare`'s wins included,
 /// and `--worst 0` prints figures only: a run on the test set need show none of its cases.
 #[test]
