@@ -246,6 +246,13 @@ pub struct Bm25Config {
     /// hits and bits as scoring every tool, see `FieldedBm25::prune`). A speed switch, not a
     /// ranking knob: off only to test that it changes nothing.
     pub prune: bool,
+    /// Pruning defers the dense lists of terms that do not count for coverage only in a
+    /// catalog of at least this many tools (exact either way). Deferring loosens the cut, so
+    /// more tools are scored exactly: at 362 tools that costs more than the pass over every
+    /// tool it saves (`ab.py warm`, 9 pairs: 81.3 → 94.6 µs), at 10,000 it is even (0.238 /
+    /// 0.241 ms), at 100,000 it saves (`ab.py big`, 3 pairs: 1.965 → 1.842 ms; docs/adr/0015).
+    /// A speed switch like `prune`; 0 only to test that it changes nothing.
+    pub defer_min_tools: usize,
 }
 
 impl Bm25Config {
@@ -310,6 +317,11 @@ impl Bm25Config {
             "single_field" => self.single_field = flag()?,
             "bm25f" => self.bm25f = flag()?,
             "prune" => self.prune = flag()?,
+            "defer_min_tools" => {
+                self.defer_min_tools = value
+                    .parse()
+                    .map_err(|_| format!("`{key}` needs a whole number, found `{value}`"))?
+            }
             "split_identifiers" => self.analyzer.split_identifiers = flag()?,
             "stop_words" => self.analyzer.stop_words = flag()?,
             "stem_plurals" => self.analyzer.stem_plurals = flag()?,
@@ -378,6 +390,7 @@ impl Bm25Config {
         learned_weight: 0.1,
         bm25f: true,
         prune: true,
+        defer_min_tools: 10_000,
     };
 
     /// Plain per-field BM25 with every query rule off (no expansion, no intent multipliers, no
@@ -427,6 +440,7 @@ impl Bm25Config {
         learned_weight: 0.0,
         bm25f: false,
         prune: true,
+        defer_min_tools: 10_000,
     };
 
     /// DWS's published ranking: Han unigrams + bigrams, no stop words, no stemming.
@@ -1432,7 +1446,11 @@ impl FieldedBm25 {
         // postings are dense costs a pass over every tool for a small weight. It is summed
         // only if its largest possible part could decide the cut: until then each tool's total
         // lacks at most `rest` (every step is at most `u16::MAX`), which the tests below add.
-        let deferred = |plan: &TermPlan<'_>| plan.postings.dense && !plan.counts_for_coverage;
+        let deferred = |plan: &TermPlan<'_>| {
+            self.n_tools >= self.config.defer_min_tools
+                && plan.postings.dense
+                && !plan.counts_for_coverage
+        };
         for plan in plans.iter().filter(|plan| !deferred(plan)) {
             stream(plan, total);
         }

@@ -55,14 +55,33 @@ fn unpruned_engine() -> &'static Engine {
     })
 }
 
-/// The explained answers of the pruned and the unpruned engine (or both errors' reasons).
+/// The default retriever with pruning's deferred dense lists switched on at any catalog size
+/// (`defer_min_tools` 0; by default only from 10,000 tools): the embedded catalog exercises
+/// that path too.
+fn deferring_engine() -> &'static Engine {
+    static ENGINE: OnceLock<Engine> = OnceLock::new();
+    ENGINE.get_or_init(|| {
+        let catalog = toolsearch::cli::load_catalog(None).expect("embedded catalog loads");
+        Engine::with_params(
+            catalog,
+            "fielded_bm25",
+            &[("defer_min_tools".into(), "0".into())],
+        )
+        .expect("default retriever")
+    })
+}
+
+/// The explained answers of the pruned and the unpruned engine (or both errors' reasons),
+/// after checking that pruning with deferred dense lists answers like plain pruning.
 fn explained_both(request: &Value) -> (String, String) {
     let bytes = request.to_string();
     let run = |engine: &Engine| match engine.search_bytes(bytes.as_bytes(), true) {
         Ok(line) => line,
         Err(error) => format!("error {}", error.reason.as_str()),
     };
-    (run(engine()), run(unpruned_engine()))
+    let pruned = run(engine());
+    assert_eq!(pruned, run(deferring_engine()), "deferring changed {bytes}");
+    (pruned, run(unpruned_engine()))
 }
 
 fn catalog() -> &'static Catalog {
