@@ -1390,8 +1390,9 @@ impl FieldedBm25 {
     /// So with θ the `limit`-th best total (times the tool's multiplier), a tool below θ by
     /// more than `ε / (1 − ε)` plus [`BOUND_SLACK`] (relative), plus two `quantum`s at the
     /// largest multiplier, plus two [`SCORE_ROUNDING`] steps ranks strictly below `limit`
-    /// others even after rounding. Dense lists of terms that do not count for coverage
-    /// (expansions, learned pairs) are summed only if needed: without them every total is
+    /// others even after rounding. In a catalog of `defer_min_tools` tools or more, dense
+    /// lists of terms that do not count for coverage (expansions, learned pairs) are summed
+    /// only if needed: without them every total is
     /// lower (so θ is too) and lacks at most their largest parts, `rest`, which each test
     /// adds; a tool with no total at all is below θ when `rest` is (else they are summed after
     /// all). The survivors are then scored exactly like every tool
@@ -1442,10 +1443,11 @@ impl FieldedBm25 {
                 }
             }
         };
-        // A joined term (an expansion or learned pair, never counted for coverage) whose
-        // postings are dense costs a pass over every tool for a small weight. It is summed
-        // only if its largest possible part could decide the cut: until then each tool's total
-        // lacks at most `rest` (every step is at most `u16::MAX`), which the tests below add.
+        // In a large catalog (`defer_min_tools`), a joined term (an expansion or learned pair,
+        // never counted for coverage) whose postings are dense costs a pass over every tool
+        // for a small weight. It is summed only if its largest possible part could decide the
+        // cut: until then each tool's total lacks at most `rest` (every step is at most
+        // `u16::MAX`), which the tests below add.
         let deferred = |plan: &TermPlan<'_>| {
             self.n_tools >= self.config.defer_min_tools
                 && plan.postings.dense
