@@ -8,8 +8,9 @@ pairs are learned on one half and measured on the other, and the two measured ha
 usage (from the repository root, after `cargo build --release` and `pip install jieba==0.42.1`):
     python3 docs/adr/0015-learned-pairs/cross_validate.py WORK_DIR [--param KEY=VALUE ...]
 (`--param learned_weight=0.15` measures another weight; the row without pairs still sets 0.)
-Prints pooled R@1 / R@5 / MRR@10 / Forbidden@5 / workflow complete@5 on the full catalog and on
-the catalog_words copy, without the pairs (learned_weight=0) and with each fold's pairs.
+Prints pooled R@1 / R@5 / MRR@10 / Forbidden@5 / workflow complete@5 (and R@1 per language) on the
+full catalog and on the catalog_words copy, without the pairs (learned_weight=0) and with each
+fold's pairs.
 """
 import json
 import os
@@ -65,7 +66,12 @@ def main():
                 cmd += extra + params(fold)
                 per_case += json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)['per_case']
             figures = ' / '.join(f'{v:.4f}' for v in pooled(per_case, cases))
-            print(f'{name:13} {label:28} {figures}')
+            slices = []
+            for language, short in (('chinese_only', 'zh'), ('mixed_chinese_ascii', 'mx'), ('english', 'en')):
+                ranks = [p.get('rank_of_first_relevant') or 99 for p in per_case
+                         if cases[p['id']].get('language') == language and cases[p['id']].get('expect') != 'abstain']
+                slices.append(f'{short} {sum(r == 1 for r in ranks) / len(ranks):.3f}')
+            print(f'{name:13} {label:28} {figures}  (R@1 {", ".join(slices)})')
 
 
 if __name__ == '__main__':
