@@ -272,15 +272,16 @@ impl Bm25Config {
                 .parse::<bool>()
                 .map_err(|_| format!("`{key}` needs true|false, found `{value}`"))
         };
+        let whole = || {
+            value
+                .parse::<usize>()
+                .map_err(|_| format!("`{key}` needs a whole number, found `{value}`"))
+        };
         match key {
             "k1" => self.k1 = number()?,
             "b" => self.b = number()?,
             "expansion_weight" => self.expansion_weight = number()?,
-            "short_query_words" => {
-                self.short_query_words = value
-                    .parse::<usize>()
-                    .map_err(|_| format!("`{key}` needs a whole number, found `{value}`"))?
-            }
+            "short_query_words" => self.short_query_words = whole()?,
             "short_expansion_weight" => self.short_expansion_weight = number()?,
             "destructive_penalty" => self.destructive_penalty = number()?,
             "read_only_penalty" => self.read_only_penalty = number()?,
@@ -305,11 +306,7 @@ impl Bm25Config {
             "min_coverage" => self.min_coverage = number()?,
             "weak_first_idf" => self.weak_first_idf = number()?,
             "weak_low_cover" => self.weak_low_cover = number()?,
-            "weak_unknown_words" => {
-                self.weak_unknown_words = value
-                    .parse()
-                    .map_err(|_| format!("`{key}` needs a count, found `{value}`"))?
-            }
+            "weak_unknown_words" => self.weak_unknown_words = whole()?,
             "description_as_summary" => self.description_as_summary = flag()?,
             "coord" => self.coord = number()?,
             "product_boost" => self.product_boost = number()?,
@@ -317,11 +314,7 @@ impl Bm25Config {
             "single_field" => self.single_field = flag()?,
             "bm25f" => self.bm25f = flag()?,
             "prune" => self.prune = flag()?,
-            "defer_min_tools" => {
-                self.defer_min_tools = value
-                    .parse()
-                    .map_err(|_| format!("`{key}` needs a whole number, found `{value}`"))?
-            }
+            "defer_min_tools" => self.defer_min_tools = whole()?,
             "split_identifiers" => self.analyzer.split_identifiers = flag()?,
             "stop_words" => self.analyzer.stop_words = flag()?,
             "stem_plurals" => self.analyzer.stem_plurals = flag()?,
