@@ -570,6 +570,7 @@ fn han_key_hash(bytes: &[u8]) -> u32 {
 const INDEX_INPUTS: &[&str] = &[
     "src/index.rs",
     "src/retrieve.rs",
+    "src/retrieve/config.rs",
     "src/text.rs",
     "src/text/forms.rs",
     "src/text/han.rs",
