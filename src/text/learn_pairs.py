@@ -20,6 +20,7 @@ FOLD 0 or 1 learns on one half of the annotator sets (md5 of the id prefix mod 2
 cross-validation; `all` on every set.
 """
 import collections
+import glob
 import hashlib
 import json
 import os
@@ -63,6 +64,21 @@ def tokens(text):
     return out
 
 
+def tool_tokens(catalog):
+    """Each tool's tokens, by canonical path: its path, title, agent summary, description and
+    use_when, from a catalog.v1 file or a directory of them."""
+    paths = sorted(glob.glob(os.path.join(catalog, '*.json'))) if os.path.isdir(catalog) else [catalog]
+    tools = {}
+    for path in paths:
+        for product in json.load(open(path, encoding='utf-8'))['products']:
+            for tool in product['tools']:
+                parts = [tool['canonical_path'].replace('.', ' ').replace('_', ' '), tool.get('title', ''),
+                         tool.get('agent_summary') or '', tool.get('description') or '']
+                parts += tool.get('use_when') or []
+                tools[tool['canonical_path']] = tokens(' '.join(parts))
+    return tools
+
+
 def fold_of(case_id):
     return int(hashlib.md5(case_id.split('-')[0].encode()).hexdigest(), 16) % 2
 
@@ -72,13 +88,7 @@ def main():
         sys.exit(__doc__)
     catalog, qrels, fold, out_path = sys.argv[1:5]
     jieba.setLogLevel(60)
-    tools = {}
-    for product in json.load(open(catalog, encoding='utf-8'))['products']:
-        for tool in product['tools']:
-            parts = [tool['canonical_path'].replace('.', ' ').replace('_', ' '), tool.get('title', ''),
-                     tool.get('agent_summary') or '', tool.get('description') or '']
-            parts += tool.get('use_when') or []
-            tools[tool['canonical_path']] = tokens(' '.join(parts))
+    tools = tool_tokens(catalog)
     cues = set()
     for line in open('src/text/lexicon.txt', encoding='utf-8'):
         if line.startswith('!'):

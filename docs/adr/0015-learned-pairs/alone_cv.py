@@ -1,31 +1,21 @@
 """Pre-registration 81's dev stage (ADR 0015's addendum on single characters): cross_validate.py's halves of dev-4023,
 the shipped learner against one that also takes single Han characters cut alone as query words. usage, from the
-repository root, with alone.patch applied (on 4807fc6) and built: python3 docs/adr/0015-learned-pairs/alone_cv.py WORK_DIR"""
-import json, os, subprocess, sys
+repository root, with alone.patch applied (to the tree of this file's last commit) and built:
+    python3 docs/adr/0015-learned-pairs/alone_cv.py WORK_DIR"""
+import json, sys
 sys.path.insert(0, 'src/text'); sys.path.insert(0, 'docs/adr/0015-learned-pairs')
 import learn_pairs
-from cross_validate import pooled
+from cross_validate import per_case_of, pooled, write_folds
 work = sys.argv[1]; extra = sys.argv[2:]
-os.makedirs(work, exist_ok=True)
-subprocess.run(['python3', 'qrels/catalog_variants.py', work], check=True, stdout=subprocess.DEVNULL)
-dev = json.load(open('qrels/dev.json', encoding='utf-8'))
-learned_from = [c for c in dev['cases'] if c['id'].split('-')[0] not in learn_pairs.JOINED_LATER]
-cases = {c['id']: c for c in learned_from}
+cases = write_folds(work)
 for fold in (0, 1):
-    half = [c for c in learned_from if learn_pairs.fold_of(c['id']) == fold]
-    json.dump({'version': dev['version'], 'cases': half}, open(f'{work}/dev_fold{fold}.json', 'w'), ensure_ascii=False)
     for variant, flag in (('shipped', False), ('alone', True)):
         learn_pairs.ALONE_CHARS = flag
         sys.argv = ['x', f'{work}/catalog_words.json', 'qrels/dev.json', str(fold), f'{work}/pairs_{variant}{fold}.txt']
         learn_pairs.main()
 for name, cat in (('full', None), ('catalog_words', f'{work}/catalog_words.json')):
     for variant in ('shipped', 'alone'):
-        per_case = []
-        for fold in (0, 1):
-            cmd = ['target/release/toolsearch', 'eval', '--qrels', f'{work}/dev_fold{fold}.json', '--json']
-            cmd += ['--catalog', cat] if cat else []
-            cmd += extra + ['--param', f'learned_pairs={work}/pairs_{variant}{1-fold}.txt']
-            per_case += json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)['per_case']
+        per_case = per_case_of(work, cat, lambda f, v=variant: ['--param', f'learned_pairs={work}/pairs_{v}{1-f}.txt'], extra)
         wf = [p for p in per_case if cases[p['id']].get('workflow')]
         done = sum(all(t in p['returned'][:5] for t in cases[p['id']]['workflow']['required']) for p in wf)
         fb = sum(any(t in cases[p['id']]['forbidden'] for t in p['returned'][:5]) for p in per_case if cases[p['id']].get('forbidden'))

@@ -37,20 +37,41 @@ def pooled(per_case, cases):
                 for p in workflows) / len(workflows))
 
 
+def write_folds(work):
+    """Writes the catalog copies (qrels/catalog_variants.py) and the two halves of the cases the
+    shipped pairs were learned from (`dev_fold0.json`, `dev_fold1.json`) into WORK_DIR, and
+    returns those cases by id."""
+    os.makedirs(work, exist_ok=True)
+    subprocess.run(['python3', 'qrels/catalog_variants.py', work], check=True, stdout=subprocess.DEVNULL)
+    dev = json.load(open('qrels/dev.json', encoding='utf-8'))
+    learned_from = [c for c in dev['cases'] if c['id'].split('-')[0] not in learn_pairs.JOINED_LATER]
+    for fold in (0, 1):
+        half = [c for c in learned_from if learn_pairs.fold_of(c['id']) == fold]
+        with open(os.path.join(work, f'dev_fold{fold}.json'), 'w', encoding='utf-8') as out:
+            json.dump({'version': dev['version'], 'cases': half}, out, ensure_ascii=False)
+    return {c['id']: c for c in learned_from}
+
+
+def per_case_of(work, catalog, params, extra):
+    """Both halves evaluated (on CATALOG, or the embedded one when None) with `extra` and then
+    `params(fold)` (so the row's own parameters come last and win), their per-case results
+    pooled."""
+    per_case = []
+    for fold in (0, 1):
+        cmd = [BIN, 'eval', '--qrels', os.path.join(work, f'dev_fold{fold}.json'), '--json']
+        cmd += ['--catalog', catalog] if catalog else []
+        cmd += extra + params(fold)
+        per_case += json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)['per_case']
+    return per_case
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     work = sys.argv[1]
     extra = sys.argv[2:]
-    os.makedirs(work, exist_ok=True)
-    subprocess.run(['python3', 'qrels/catalog_variants.py', work], check=True, stdout=subprocess.DEVNULL)
-    dev = json.load(open('qrels/dev.json', encoding='utf-8'))
-    learned_from = [c for c in dev['cases'] if c['id'].split('-')[0] not in learn_pairs.JOINED_LATER]
-    cases = {c['id']: c for c in learned_from}
+    cases = write_folds(work)
     for fold in (0, 1):
-        half = [c for c in learned_from if learn_pairs.fold_of(c['id']) == fold]
-        with open(os.path.join(work, f'dev_fold{fold}.json'), 'w', encoding='utf-8') as out:
-            json.dump({'version': dev['version'], 'cases': half}, out, ensure_ascii=False)
         subprocess.run(['python3', 'src/text/learn_pairs.py', os.path.join(work, 'catalog_words.json'),
                         'qrels/dev.json', str(fold), os.path.join(work, f'pairs_fold{fold}.txt')],
                        check=True, stdout=subprocess.DEVNULL)
@@ -58,13 +79,7 @@ def main():
         for label, params in (('without pairs', lambda f: ['--param', 'learned_weight=0']),
                               ('with the other fold\'s pairs',
                                lambda f: ['--param', f'learned_pairs={os.path.join(work, f"pairs_fold{1 - f}.txt")}'])):
-            per_case = []
-            for fold in (0, 1):
-                cmd = [BIN, 'eval', '--qrels', os.path.join(work, f'dev_fold{fold}.json'), '--json']
-                cmd += ['--catalog', catalog] if catalog else []
-                # The extra parameters first: the row's own come last and win.
-                cmd += extra + params(fold)
-                per_case += json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)['per_case']
+            per_case = per_case_of(work, catalog, params, extra)
             figures = ' / '.join(f'{v:.4f}' for v in pooled(per_case, cases))
             slices = []
             for language, short in (('chinese_only', 'zh'), ('mixed_chinese_ascii', 'mx'), ('english', 'en')):

@@ -15,14 +15,12 @@ CATALOG is a catalog.v1 file or a directory of them. FOLD 0 or 1 learns on one h
 annotator sets (learn_pairs.fold_of), for cross-validation; `all` on every set.
 """
 import collections
-import glob
 import json
-import os
 import sys
 
 import jieba
 
-from learn_pairs import fold_of, tokens
+from learn_pairs import fold_of, tokens, tool_tokens
 
 MIN_Q, MIN_NEG = 5, 0.5
 HEADER = '''# Query word -> avoid word pairs learned from the forbidden tools of judged requests
@@ -34,26 +32,13 @@ HEADER = '''# Query word -> avoid word pairs learned from the forbidden tools of
 '''
 
 
-def tool_texts(catalog):
-    files = sorted(glob.glob(os.path.join(catalog, '*.json'))) if os.path.isdir(catalog) else [catalog]
-    texts = {}
-    for path in files:
-        for product in json.load(open(path, encoding='utf-8'))['products']:
-            for tool in product['tools']:
-                parts = [tool['canonical_path'].replace('.', ' ').replace('_', ' '), tool.get('title', ''),
-                         tool.get('agent_summary') or '', tool.get('description') or '']
-                parts += tool.get('use_when') or []
-                texts[tool['canonical_path']] = tokens(' '.join(parts))
-    return texts
-
-
 def main():
     if len(sys.argv) not in (5, 6):
         sys.exit(__doc__)
     catalog, qrels, fold, out_path = sys.argv[1:5]
     min_q = int(sys.argv[5]) if len(sys.argv) == 6 else MIN_Q
     jieba.setLogLevel(60)
-    tools = tool_texts(catalog)
+    tools = tool_tokens(catalog)
     cases = [c for c in json.load(open(qrels, encoding='utf-8'))['cases']
              if c.get('expect') != 'abstain' and not c.get('workflow') and c.get('forbidden')]
     if fold != 'all':
