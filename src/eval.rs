@@ -483,6 +483,24 @@ fn table(report: &EvalReport, qrels: &QrelsDocument, worst: usize) -> String {
         report.overall.workflow_cases,
         report.overall.truncated_queries.unwrap_or(0)
     );
+    // Abstain accuracy counts flags on abstain cases only; what they cost is the share of
+    // answerable single requests that carry one too.
+    let flagged = weak_answerable(report, qrels);
+    if flagged.iter().any(|&(_, n)| n > 0) {
+        let share = |(weak, n): (usize, usize)| format!("{weak} of {n}");
+        let slices: Vec<String> = Language::ALL
+            .iter()
+            .zip(&flagged[1..])
+            .filter(|(_, counts)| counts.1 > 0)
+            .map(|(language, &counts)| format!("{} {}", language.as_str(), share(counts)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "(answerable single requests with weak_match: {}; {})",
+            share(flagged[0]),
+            slices.join(", ")
+        );
+    }
     // Worst cases: answerable cases ranked by how far the first relevant tool is (missing first).
     let mut misses: Vec<(usize, &CaseResult, &QrelsCase)> = report
         .per_case
@@ -534,6 +552,27 @@ fn table(report: &EvalReport, qrels: &QrelsDocument, worst: usize) -> String {
         }
     }
     out
+}
+
+/// (weak_match, all) over the answerable cases that are not workflows: overall, then per
+/// language in [`Language::ALL`] order.
+fn weak_answerable(report: &EvalReport, qrels: &QrelsDocument) -> [(usize, usize); 4] {
+    let mut counts = [(0, 0); 4];
+    for (result, case) in report.per_case.iter().zip(&qrels.cases) {
+        if case.expect == Some(Expect::Abstain) || case.qrels.is_empty() || case.workflow.is_some()
+        {
+            continue;
+        }
+        let slot = 1 + Language::ALL
+            .iter()
+            .position(|&l| l == result.language)
+            .unwrap_or(0);
+        for i in [0, slot] {
+            counts[i].0 += usize::from(result.weak_match);
+            counts[i].1 += 1;
+        }
+    }
+    counts
 }
 
 /// A small deterministic generator (xorshift64*) for the bootstrap.
