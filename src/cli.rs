@@ -578,7 +578,7 @@ fn import_catalog(
 
 /// Answers one request with `engine`, then lets the engine go without freeing it: a one-shot
 /// command's process ends right after, and freeing the catalog and index (thousands of small
-/// allocations) would add about 0.6 ms to a 7 ms search (docs/PERFORMANCE.md). Only the
+/// allocations) would add about 0.6 ms to a 7 ms search (docs/PERFORMANCE-history.md). Only the
 /// `search` and `inspect` commands use it; `serve`, `mcp`, `eval` and `lint` free as usual.
 fn one_shot<T>(engine: Engine, answer: impl FnOnce(&Engine) -> Result<T>) -> Result<T> {
     let answered = answer(&engine);

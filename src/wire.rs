@@ -318,7 +318,7 @@ pub struct Tool {
     pub description: Option<String>,
     /// Keyed by CLI flag name.
     // Boxed: a map node holds eleven slots, and a 200-byte parameter inline in each made a
-    // 100,000-tool catalog 150 MB larger in memory (docs/PERFORMANCE.md).
+    // 100,000-tool catalog 150 MB larger in memory (docs/PERFORMANCE-history.md).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub parameters: BTreeMap<String, Box<Parameter>>,
     /// A JSON Schema of the arguments (imported MCP / OpenAI tools).
