@@ -14,7 +14,10 @@ A real catalog may lack what ours has, so the ranking is also measured on copies
   every tool that got any, so those are the last nine), as a DWS-style catalog would have;
 - `imported_like.json`: what `toolsearch catalog import` writes from an MCP or OpenAI tool list:
   no `agent_summary`, `display`, `use_when`, `avoid_when` or `examples`, and `title` = `name`
-  (the Chinese description stays).
+  (the Chinese description stays);
+- `dws_like.json` (session 17): `catalog_words` without the English gloss, as DWS's own Chinese
+  catalog is described (`../shared/spec/contract-dws.md`: its published queries hold no English):
+  English requests meet only identifiers and what the lexicon and learned pairs bridge.
 
 Canonical paths stay, so every qrels file still applies. Run from the repository root:
     python3 qrels/catalog_variants.py OUT_DIR
@@ -59,6 +62,11 @@ def catalog_words(tool):
         tool['use_when'] = situations[:-9]
 
 
+def dws_like(tool):
+    catalog_words(tool)
+    no_english(tool)
+
+
 def imported_like(tool):
     for key in ('agent_summary', 'display', 'use_when', 'avoid_when', 'examples'):
         tool.pop(key, None)
@@ -79,6 +87,7 @@ def main():
         ('terse', terse),
         ('imported_like', imported_like),
         ('catalog_words', catalog_words),
+        ('dws_like', dws_like),
     )
     for name, strip in variants:
         variant = copy.deepcopy(products)
