@@ -8,10 +8,12 @@ usage (from the repository root):
     python3 tests/bench/ab.py big BIN_A BIN_B [--tools 100000] [--pairs 3]
 
 warm: every judged query of qrels/dev.json and qrels/test.json (cut to 256 characters; with
-      --origins, only cases whose id starts with one of those letters), repeated --repeat times,
-      is answered by one `serve` process; its CPU time (user + system, from getrusage) minus that
-      of a one-query run, over the batch size, is the per-query cost. Median of --pairs pairs.
-      `--origins ABCDEFGHI` is the 840-query workload of session 4's figures.
+      --origins, only cases whose id prefix is one of those letters, or one of comma-separated
+      prefixes), repeated --repeat times, is answered by one `serve` process; its CPU time (user +
+      system, from getrusage) minus that of a one-query run, over the batch size, is the
+      per-query cost. Median of --pairs pairs.
+      `--origins ABCDEFGHI` is the 840-query workload of session 4's figures (ids A- to I-; an
+      id's prefix must be one of the letters, so AA- and later sets stay out).
 cold: whole processes, wall clock: a Chinese and an English search and an inspect (with the
       embedded catalog's real hashes), each run --pairs times per binary, order alternating.
 big:  a generated catalog of --tools tools (the benchmark's own generator, in a temporary
