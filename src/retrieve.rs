@@ -26,8 +26,8 @@ use crate::catalog::{Catalog, ToolId};
 use crate::index::Index;
 use crate::limits::SCORE_ROUNDING;
 use crate::text::{
-    english_stem, is_english_word, is_pair_term, split_quoted, Analyzer, AnalyzerConfig, HanMode,
-    LearnedPairs, Lexicon, PreparedQuery, ID_SHAPE_MARK,
+    english_stem, is_english_word, is_han, is_pair_term, split_quoted, Analyzer, AnalyzerConfig,
+    HanMode, LearnedPairs, Lexicon, PreparedQuery, ID_SHAPE_MARK,
 };
 use crate::wire::Effect;
 
@@ -506,7 +506,7 @@ impl Retriever for FieldedBm25 {
                 .collect();
             scratch.touched = touched;
             top_hits(&mut hits, limit);
-            if self.first_hit_is_weak(&hits, own_idf_total, unknown_words) {
+            if self.first_hit_is_weak(query, &hits, own_idf_total, unknown_words) {
                 for hit in &mut hits {
                     hit.confident = false;
                 }
@@ -520,14 +520,26 @@ impl FieldedBm25 {
     /// Whether the best hit shares too little with the request to be a confident match (the
     /// request may name something the catalog lacks; docs/adr/0006's first-hit addendum): it
     /// matched less of the idf of the user's words the catalog holds (`own_idf_total` in all)
-    /// than `weak_first_idf` times the idf of a word only one tool holds, and either that is
+    /// than `weak_first_idf` (`weak_first_idf_han` for a request with a Han character) times
+    /// the idf of a word only one tool holds, and either that is
     /// under `weak_low_cover` of them or the request holds `weak_unknown_words` or more words
     /// the catalog never uses (`unknown_words`). Never in a catalog where fewer than half of the
     /// tools have `use_when`.
-    fn first_hit_is_weak(&self, hits: &[Hit], own_idf_total: f64, unknown_words: usize) -> bool {
+    fn first_hit_is_weak(
+        &self,
+        query: &str,
+        hits: &[Hit],
+        own_idf_total: f64,
+        unknown_words: usize,
+    ) -> bool {
+        let threshold = if query.chars().any(is_han) {
+            self.config.weak_first_idf_han
+        } else {
+            self.config.weak_first_idf
+        };
         // Without `use_when` situations answerable requests match too weakly for the threshold
         // (the addendum's catalog copies), so the rule stays off.
-        if self.config.weak_first_idf <= 0.0 || !self.situated {
+        if threshold <= 0.0 || !self.situated {
             return false;
         }
         let Some(first) = hits.first() else {
@@ -535,7 +547,7 @@ impl FieldedBm25 {
         };
         let n = self.n_tools as f64;
         let one_tool_idf = (1.0 + (n - 0.5) / 1.5).ln();
-        let little = first.coverage * own_idf_total < self.config.weak_first_idf * one_tool_idf;
+        let little = first.coverage * own_idf_total < threshold * one_tool_idf;
         let unknown =
             self.config.weak_unknown_words > 0 && unknown_words >= self.config.weak_unknown_words;
         little && (first.coverage < self.config.weak_low_cover || unknown)
@@ -655,6 +667,27 @@ mod tests {
             &catalog_with(false),
             on,
             "message frobnicate quux zorp"
+        ));
+        // Two words two tools hold: enough under `weak_first_idf` (1.25 words one tool holds),
+        // not under the higher `weak_first_idf_han` of a request with a Han character.
+        assert!(confident(
+            &situated,
+            on,
+            "create event frobnicate quux zorp"
+        ));
+        assert!(!confident(
+            &situated,
+            on,
+            "create event frobnicate quux zorp 嘛"
+        ));
+        let same = Bm25Config {
+            weak_first_idf_han: on.weak_first_idf,
+            ..on
+        };
+        assert!(confident(
+            &situated,
+            same,
+            "create event frobnicate quux zorp 嘛"
         ));
     }
 

@@ -82,6 +82,10 @@ pub struct Bm25Config {
     /// never uses; only in a catalog where at least half of the tools have `use_when` (0 = off;
     /// docs/adr/0006's first-hit addendum).
     pub weak_first_idf: f64,
+    /// `weak_first_idf` for a request holding a Han character (Chinese and mixed requests):
+    /// their answerable requests fall under the same threshold less often than English ones, so
+    /// theirs is higher (docs/adr/0006's Han-threshold addendum, pre-registration 82).
+    pub weak_first_idf_han: f64,
     /// See `weak_first_idf`.
     pub weak_low_cover: f64,
     /// See `weak_first_idf` (0 = that clause never holds).
@@ -165,6 +169,7 @@ impl Bm25Config {
             "cessation" => self.cessation = flag()?,
             "min_coverage" => self.min_coverage = number()?,
             "weak_first_idf" => self.weak_first_idf = number()?,
+            "weak_first_idf_han" => self.weak_first_idf_han = number()?,
             "weak_low_cover" => self.weak_low_cover = number()?,
             "weak_unknown_words" => self.weak_unknown_words = whole()?,
             "description_as_summary" => self.description_as_summary = flag()?,
@@ -235,6 +240,7 @@ impl Bm25Config {
         cessation: true,
         min_coverage: 0.0,
         weak_first_idf: 1.25,
+        weak_first_idf_han: 1.6,
         weak_low_cover: 0.2,
         weak_unknown_words: 3,
         description_as_summary: true,
@@ -285,6 +291,7 @@ impl Bm25Config {
         cessation: false,
         min_coverage: 0.0,
         weak_first_idf: 0.0,
+        weak_first_idf_han: 0.0,
         weak_low_cover: 0.0,
         weak_unknown_words: 0,
         description_as_summary: false,
