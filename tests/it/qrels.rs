@@ -132,6 +132,7 @@ fn every_judged_set_is_valid_and_consistent_with_the_catalog() {
         "holdout-next.json",
         "holdout-after.json",
         "holdout-workflows.json",
+        "holdout-abstain.json",
         "identity.json",
     ] {
         let text = std::fs::read_to_string(repo().join("qrels").join(name)).expect("qrels file");
