@@ -432,7 +432,7 @@ pub fn run(catalog: Catalog, retriever: &str, args: &EvalArgs) -> Result<String>
         return respond::encode_line(&run.report);
     }
     let worst = args.worst.unwrap_or(15);
-    let mut out = table(&run.report, &qrels, worst);
+    let mut out = table(&run, &qrels, worst);
     if let Some(other) = comparison {
         out.push_str(&compare_table(&run, &other, &qrels, worst));
     }
@@ -456,7 +456,8 @@ fn metric_row(out: &mut String, name: &str, m: &Metrics) {
     );
 }
 
-fn table(report: &EvalReport, qrels: &QrelsDocument, worst: usize) -> String {
+fn table(run: &Run, qrels: &QrelsDocument, worst: usize) -> String {
+    let report = &run.report;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -485,19 +486,17 @@ fn table(report: &EvalReport, qrels: &QrelsDocument, worst: usize) -> String {
     );
     // Abstain accuracy counts flags on abstain cases only; what they cost is the share of
     // answerable single requests that carry one too.
-    let flagged = weak_answerable(report, qrels);
-    if flagged.iter().any(|&(_, n)| n > 0) {
-        let share = |(weak, n): (usize, usize)| format!("{weak} of {n}");
+    let (weak, singles) = weak_answerable(run, qrels, None);
+    if singles > 0 {
         let slices: Vec<String> = Language::ALL
-            .iter()
-            .zip(&flagged[1..])
-            .filter(|(_, counts)| counts.1 > 0)
-            .map(|(language, &counts)| format!("{} {}", language.as_str(), share(counts)))
+            .into_iter()
+            .map(|language| (language, weak_answerable(run, qrels, Some(language))))
+            .filter(|&(_, (_, n))| n > 0)
+            .map(|(language, (weak, n))| format!("{} {weak} of {n}", language.as_str()))
             .collect();
         let _ = writeln!(
             out,
-            "(answerable single requests with weak_match: {}; {})",
-            share(flagged[0]),
+            "(answerable single requests with weak_match: {weak} of {singles}; {})",
             slices.join(", ")
         );
     }
@@ -554,25 +553,22 @@ fn table(report: &EvalReport, qrels: &QrelsDocument, worst: usize) -> String {
     out
 }
 
-/// (weak_match, all) over the answerable cases that are not workflows: overall, then per
-/// language in [`Language::ALL`] order.
-fn weak_answerable(report: &EvalReport, qrels: &QrelsDocument) -> [(usize, usize); 4] {
-    let mut counts = [(0, 0); 4];
-    for (result, case) in report.per_case.iter().zip(&qrels.cases) {
-        if case.expect == Some(Expect::Abstain) || case.qrels.is_empty() || case.workflow.is_some()
-        {
-            continue;
-        }
-        let slot = 1 + Language::ALL
-            .iter()
-            .position(|&l| l == result.language)
-            .unwrap_or(0);
-        for i in [0, slot] {
-            counts[i].0 += usize::from(result.weak_match);
-            counts[i].1 += 1;
-        }
-    }
-    counts
+/// (weak_match, all) over the answerable cases (as the metrics count them) that are not
+/// workflows, of one language slice or of all.
+fn weak_answerable(run: &Run, qrels: &QrelsDocument, language: Option<Language>) -> (usize, usize) {
+    run.report
+        .per_case
+        .iter()
+        .zip(&run.scores)
+        .zip(&qrels.cases)
+        .filter(|((result, scores), case)| {
+            scores.answerable
+                && case.workflow.is_none()
+                && language.is_none_or(|l| result.language == l)
+        })
+        .fold((0, 0), |(weak, n), ((result, _), _)| {
+            (weak + usize::from(result.weak_match), n + 1)
+        })
 }
 
 /// A small deterministic generator (xorshift64*) for the bootstrap.
