@@ -50,6 +50,11 @@ def fmt_ms(samples):
     return f"{med*1e3:.2f} ms (min {lo*1e3:.2f}, max {hi*1e3:.2f}, n={len(samples)})"
 
 
+def fmt_us(samples):
+    med, lo, hi = stats(samples)
+    return f"{med*1e6:.1f} µs (min {lo*1e6:.1f}, max {hi*1e6:.1f}, n={len(samples)})"
+
+
 def cold(label, args, runs):
     for _ in range(3):
         run(args)
@@ -159,14 +164,10 @@ def main():
     cold("cold inspect", ["inspect", "chat.send_message", "--expected-source-hash", source["source_hash"], "--expected-surface-hash", source["surface_hash"]], runs)
     qs = queries()
     per = serve_per_query([], qs * (2 if QUICK else 5), 3 if QUICK else 5)[0]
-    med = statistics.median(per)
-    lo, hi = min(per), max(per)
-    print(f"{'warm query in serve, embedded catalog':<48} {med*1e6:.1f} µs (min {lo*1e6:.1f}, max {hi*1e6:.1f}, n={len(per)})  = {1/med:,.0f} queries/s  ({len(qs):,} judged queries)")
+    print(f"{'warm query in serve, embedded catalog':<48} {fmt_us(per)}  = {1/statistics.median(per):,.0f} queries/s  ({len(qs):,} judged queries)")
     pinned = queries(PINNED_ORIGINS)
     per = serve_per_query([], pinned * (4 if QUICK else 12), 3 if QUICK else 5)[0]
-    med = statistics.median(per)
-    lo, hi = min(per), max(per)
-    print(f"{'  the same, pinned workload':<48} {med*1e6:.1f} µs (min {lo*1e6:.1f}, max {hi*1e6:.1f}, n={len(per)})  ({len(pinned):,} queries: ids A- to I-)")
+    print(f"{'  the same, pinned workload':<48} {fmt_us(per)}  ({len(pinned):,} queries: ids A- to I-)")
 
     with tempfile.TemporaryDirectory() as tmp:
         sizes = [1_000, 10_000] if QUICK else [1_000, 10_000, 100_000]

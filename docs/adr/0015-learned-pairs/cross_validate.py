@@ -37,6 +37,16 @@ def pooled(per_case, cases):
                 for p in workflows) / len(workflows))
 
 
+def r1_by_language(per_case, cases):
+    """R@1 of each language slice's answerable cases, as `zh 0.818, mx 0.841, en 0.752`."""
+    slices = []
+    for language, short in (('chinese_only', 'zh'), ('mixed_chinese_ascii', 'mx'), ('english', 'en')):
+        ranks = [p.get('rank_of_first_relevant') or 99 for p in per_case
+                 if cases[p['id']].get('language') == language and cases[p['id']].get('expect') != 'abstain']
+        slices.append(f'{short} {sum(r == 1 for r in ranks) / len(ranks):.3f}')
+    return ', '.join(slices)
+
+
 def write_folds(work):
     """Writes the catalog copies (qrels/catalog_variants.py) and the two halves of the cases the
     shipped pairs were learned from (`dev_fold0.json`, `dev_fold1.json`) into WORK_DIR, and
@@ -81,12 +91,7 @@ def main():
                                lambda f: ['--param', f'learned_pairs={os.path.join(work, f"pairs_fold{1 - f}.txt")}'])):
             per_case = per_case_of(work, catalog, params, extra)
             figures = ' / '.join(f'{v:.4f}' for v in pooled(per_case, cases))
-            slices = []
-            for language, short in (('chinese_only', 'zh'), ('mixed_chinese_ascii', 'mx'), ('english', 'en')):
-                ranks = [p.get('rank_of_first_relevant') or 99 for p in per_case
-                         if cases[p['id']].get('language') == language and cases[p['id']].get('expect') != 'abstain']
-                slices.append(f'{short} {sum(r == 1 for r in ranks) / len(ranks):.3f}')
-            print(f'{name:13} {label:28} {figures}  (R@1 {", ".join(slices)})')
+            print(f'{name:13} {label:28} {figures}  (R@1 {r1_by_language(per_case, cases)})')
 
 
 if __name__ == '__main__':

@@ -29,9 +29,4 @@ for name, catalog in (('full', None), ('catalog_words', os.path.join(work, 'cata
     for label, params in rows:
         per_case = cv.per_case_of(work, catalog, params, [])
         figures = ' / '.join(f'{v:.4f}' for v in cv.pooled(per_case, cases))
-        slices = []
-        for language, short in (('chinese_only', 'zh'), ('mixed_chinese_ascii', 'mx'), ('english', 'en')):
-            ranks = [p.get('rank_of_first_relevant') or 99 for p in per_case
-                     if cases[p['id']].get('language') == language and cases[p['id']].get('expect') != 'abstain']
-            slices.append(f'{short} {sum(r == 1 for r in ranks) / len(ranks):.3f}')
-        print(f'{name:14} learner {label:14} {figures}  (R@1 {", ".join(slices)})', flush=True)
+        print(f'{name:14} learner {label:14} {figures}  (R@1 {cv.r1_by_language(per_case, cases)})', flush=True)
