@@ -16,9 +16,10 @@ struct ToolFacts {
     effect: Option<String>,
 }
 
-/// The embedded catalog's tools by canonical path (the library's own reading of `catalog/`).
-fn catalog_tools() -> BTreeMap<String, ToolFacts> {
-    let catalog = toolsearch::cli::load_catalog(None).expect("the embedded catalog");
+/// A catalog's tools by canonical path (the library's own reading): the embedded one of
+/// `catalog/` for `None`.
+fn catalog_tools(path: Option<&std::path::Path>) -> BTreeMap<String, ToolFacts> {
+    let catalog = toolsearch::cli::load_catalog(path).expect("the catalog");
     catalog
         .tools()
         .iter()
@@ -122,7 +123,7 @@ fn problems(case: &Value, tools: &BTreeMap<String, ToolFacts>) -> Vec<String> {
 
 #[test]
 fn every_judged_set_is_valid_and_consistent_with_the_catalog() {
-    let tools = catalog_tools();
+    let tools = catalog_tools(None);
     let mut ids: BTreeSet<String> = BTreeSet::new();
     let mut checked = 0;
     for name in [
@@ -135,36 +136,67 @@ fn every_judged_set_is_valid_and_consistent_with_the_catalog() {
         "holdout-abstain.json",
         "identity.json",
     ] {
-        let text = std::fs::read_to_string(repo().join("qrels").join(name)).expect("qrels file");
-        let doc: Value = serde_json::from_str(&text).expect("qrels JSON");
-        assert_valid("tool-search-qrels.v1.schema.json", &doc);
-        let mut wrong = Vec::new();
-        for case in doc["cases"].as_array().expect("cases") {
-            let id = case["id"].as_str().expect("id").to_string();
-            if !ids.insert(id.clone()) {
-                wrong.push(format!("{id}: id used twice"));
-            }
-            // Identity cases are generated (qrels/gen_identity.py): unavailable tools are
-            // their expected `exact_filtered` answers, so only the hand-judged sets are held to
-            // the judging rules.
-            if name != "identity.json" {
-                wrong.extend(
-                    problems(case, &tools)
-                        .into_iter()
-                        .map(|p| format!("{id}: {p}")),
-                );
-            }
-            checked += 1;
-        }
-        assert!(wrong.is_empty(), "qrels/{name}:\n{}", wrong.join("\n"));
+        // Identity cases are generated (qrels/gen_identity.py): unavailable tools are their
+        // expected `exact_filtered` answers, so only the hand-judged sets are held to the
+        // judging rules.
+        checked += check_set(
+            &format!("qrels/{name}"),
+            &tools,
+            name != "identity.json",
+            &mut ids,
+        );
     }
     assert!(checked > 3_000, "only {checked} cases checked");
+}
+
+/// The sets judged over the second catalog (`qrels/foreign/`, which nobody tuned on) follow the
+/// same rules against that catalog, and their ids are unique beside the embedded catalog's.
+#[test]
+fn the_foreign_sets_are_valid_and_consistent_with_their_catalog() {
+    let tools = catalog_tools(Some(&repo().join("qrels/foreign/catalog")));
+    assert_eq!(tools.len(), 195);
+    let mut ids: BTreeSet<String> = BTreeSet::new();
+    let mut checked = 0;
+    for name in ["dev.json", "test.json", "holdout.json"] {
+        checked += check_set(&format!("qrels/foreign/{name}"), &tools, true, &mut ids);
+    }
+    assert_eq!(checked, 360);
+}
+
+/// Checks one qrels file: valid against its schema, ids unique (across `ids`), and, when
+/// `judged`, every case consistent with `tools`. Returns how many cases it read.
+fn check_set(
+    path: &str,
+    tools: &BTreeMap<String, ToolFacts>,
+    judged: bool,
+    ids: &mut BTreeSet<String>,
+) -> usize {
+    let text = std::fs::read_to_string(repo().join(path)).expect("qrels file");
+    let doc: Value = serde_json::from_str(&text).expect("qrels JSON");
+    assert_valid("tool-search-qrels.v1.schema.json", &doc);
+    let mut wrong = Vec::new();
+    let cases = doc["cases"].as_array().expect("cases");
+    for case in cases {
+        let id = case["id"].as_str().expect("id").to_string();
+        if !ids.insert(id.clone()) {
+            wrong.push(format!("{id}: id used twice"));
+        }
+        if judged {
+            wrong.extend(
+                problems(case, tools)
+                    .into_iter()
+                    .map(|p| format!("{id}: {p}")),
+            );
+        }
+    }
+    assert!(wrong.is_empty(), "{path}:\n{}", wrong.join("\n"));
+    cases.len()
 }
 
 /// The checks can fail: a case breaking each rule is reported.
 #[test]
 fn the_judging_rules_catch_bad_cases() {
-    let tools = catalog_tools();
+    let tools = catalog_tools(None);
     let bad = [
         r#"{"id":"x","query":"send a message","language":"chinese_only","qrels":[{"canonical":"chat.send_message","relevance":3}]}"#,
         r#"{"id":"x","query":"发消息","language":"chinese_only","qrels":[{"canonical":"chat.send_message","relevance":2}]}"#,

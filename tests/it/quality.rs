@@ -40,6 +40,28 @@ fn quality_floor_on_the_test_set() {
     );
 }
 
+/// The same kind of floor on a catalog nobody tuned on (`qrels/foreign/`, docs/EVALUATION.md, "A
+/// catalog nobody tuned on"): the foreign test set's figures minus three of its 108 answerable
+/// cases, so a change that only fits the embedded catalog's words cannot land unseen. Only this
+/// set's aggregates are ever read (pre-registration 83).
+#[test]
+fn quality_floor_on_a_catalog_nobody_tuned_on() {
+    let qrels = repo().join("qrels/foreign/test.json").display().to_string();
+    let catalog = repo().join("qrels/foreign/catalog").display().to_string();
+    let report = ts(&["eval", "--catalog", &catalog, "--qrels", &qrels, "--json"])
+        .run()
+        .json();
+    assert_eq!(report["overall"]["cases"], 120);
+    assert_eq!(report["catalog"]["tools"], 195);
+    for (key, floor) in [("recall@1", 0.555), ("recall@5", 0.824), ("mrr@10", 0.668)] {
+        let value = metric(&report, key);
+        assert!(
+            value >= floor,
+            "{key} = {value} on the foreign catalog fell below the floor {floor} (docs/EVALUATION.md)"
+        );
+    }
+}
+
 /// Abstain accuracy counts weak matches, so flagging every answer would score 1.0: at most 5 %
 /// of the test set's answerable single requests may carry `weak_match` (5 of 184 do,
 /// docs/adr/0006's first-hit addendum, its session-15 correction and its Han threshold), and each
