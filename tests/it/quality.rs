@@ -11,17 +11,23 @@ fn metric(report: &serde_json::Value, key: &str) -> f64 {
     report["overall"][key].as_f64().unwrap_or(f64::NAN)
 }
 
+/// Fails when an overall figure of `report` is below its floor; `what` names the set.
+fn assert_floors(report: &serde_json::Value, floors: &[(&str, f64)], what: &str) {
+    for &(key, floor) in floors {
+        let value = metric(report, key);
+        assert!(
+            value >= floor,
+            "{key} = {value} on {what} fell below the floor {floor} (docs/EVALUATION.md)"
+        );
+    }
+}
+
 #[test]
 fn quality_floor_on_the_test_set() {
     let report = eval("test.json");
     assert_eq!(report["overall"]["cases"], 240);
-    for (key, floor) in [("recall@1", 0.829), ("recall@5", 0.952), ("mrr@10", 0.881)] {
-        let value = metric(&report, key);
-        assert!(
-            value >= floor,
-            "{key} = {value} fell below the floor {floor} (docs/EVALUATION.md)"
-        );
-    }
+    let floors = [("recall@1", 0.829), ("recall@5", 0.952), ("mrr@10", 0.881)];
+    assert_floors(&report, &floors, "the test set");
     let forbidden = metric(&report, "forbidden@5");
     assert!(
         forbidden <= 0.27,
@@ -53,13 +59,8 @@ fn quality_floor_on_a_catalog_nobody_tuned_on() {
         .json();
     assert_eq!(report["overall"]["cases"], 120);
     assert_eq!(report["catalog"]["tools"], 195);
-    for (key, floor) in [("recall@1", 0.555), ("recall@5", 0.824), ("mrr@10", 0.668)] {
-        let value = metric(&report, key);
-        assert!(
-            value >= floor,
-            "{key} = {value} on the foreign catalog fell below the floor {floor} (docs/EVALUATION.md)"
-        );
-    }
+    let floors = [("recall@1", 0.555), ("recall@5", 0.824), ("mrr@10", 0.668)];
+    assert_floors(&report, &floors, "the foreign catalog");
 }
 
 /// Abstain accuracy counts weak matches, so flagging every answer would score 1.0: at most 5 %
