@@ -330,3 +330,48 @@ fn import_failures_are_one_error_line() {
         assert_eq!(run.code, 3, "{from} {product} {input}");
     }
 }
+
+/// The imported catalog of `qrels/imported/` is what `catalog import` writes from its MCP tool
+/// lists, byte for byte: the judged sets over it stay true to the importer, and an importer
+/// change that would move them shows here first.
+#[test]
+fn the_imported_evaluation_catalog_is_reproduced_from_its_mcp_lists() {
+    let dir = repo().join("qrels/imported");
+    let mut products = 0;
+    for entry in std::fs::read_dir(dir.join("catalog")).expect("catalog dir") {
+        let path = entry.expect("an entry").path();
+        let written = std::fs::read_to_string(&path).expect("catalog file");
+        let product =
+            &serde_json::from_str::<Value>(&written).expect("catalog JSON")["products"][0];
+        let (id, name) = (
+            product["id"].as_str().expect("id"),
+            product["name"].as_str().expect("name"),
+        );
+        let source = dir
+            .join("mcp")
+            .join(format!("{id}.json"))
+            .display()
+            .to_string();
+        let run = ts(&[
+            "catalog",
+            "import",
+            "--from",
+            "mcp",
+            "--product",
+            id,
+            "--name",
+            name,
+            &source,
+        ])
+        .run();
+        assert_eq!(run.code, 0, "{run:?}");
+        assert_eq!(
+            run.stdout,
+            written,
+            "{} differs from importing {source}",
+            path.display()
+        );
+        products += 1;
+    }
+    assert_eq!(products, 10);
+}

@@ -149,18 +149,29 @@ fn every_judged_set_is_valid_and_consistent_with_the_catalog() {
     assert!(checked > 3_000, "only {checked} cases checked");
 }
 
-/// The sets judged over the second catalog (`qrels/foreign/`, which nobody tuned on) follow the
-/// same rules against that catalog, and their ids are unique beside the embedded catalog's.
+/// The sets judged over the catalogs nobody tuned on (`qrels/foreign/`, written in Chinese, and
+/// `qrels/imported/`, imported from English MCP tool lists) follow the same rules against their
+/// own catalog, with ids unique across them.
 #[test]
-fn the_foreign_sets_are_valid_and_consistent_with_their_catalog() {
-    let tools = catalog_tools(Some(&repo().join("qrels/foreign/catalog")));
-    assert_eq!(tools.len(), 195);
+fn the_sets_over_other_catalogs_are_valid_and_consistent_with_them() {
     let mut ids: BTreeSet<String> = BTreeSet::new();
-    let mut checked = 0;
-    for name in ["dev.json", "test.json", "holdout.json"] {
-        checked += check_set(&format!("qrels/foreign/{name}"), &tools, true, &mut ids);
+    for (dir, tools_expected, sets, cases_expected) in [
+        (
+            "foreign",
+            195,
+            &["dev.json", "test.json", "holdout.json"][..],
+            360,
+        ),
+        ("imported", 140, &["dev.json", "test.json"][..], 240),
+    ] {
+        let tools = catalog_tools(Some(&repo().join("qrels").join(dir).join("catalog")));
+        assert_eq!(tools.len(), tools_expected, "{dir}");
+        let mut checked = 0;
+        for name in sets {
+            checked += check_set(&format!("qrels/{dir}/{name}"), &tools, true, &mut ids);
+        }
+        assert_eq!(checked, cases_expected, "{dir}");
     }
-    assert_eq!(checked, 360);
 }
 
 /// Checks one qrels file: valid against its schema, ids unique (across `ids`), and, when
