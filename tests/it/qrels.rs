@@ -162,7 +162,12 @@ fn the_sets_over_other_catalogs_are_valid_and_consistent_with_them() {
             &["dev.json", "test.json", "holdout.json"][..],
             360,
         ),
-        ("imported", 140, &["dev.json", "test.json"][..], 240),
+        (
+            "imported",
+            140,
+            &["dev.json", "test.json", "holdout.json"][..],
+            360,
+        ),
     ] {
         let tools = catalog_tools(Some(&repo().join("qrels").join(dir).join("catalog")));
         assert_eq!(tools.len(), tools_expected, "{dir}");
