@@ -16,7 +16,7 @@ use crate::error::{Error, Reason, Result};
 use crate::limits::MAX_REQUEST_BYTES;
 use crate::lines::Input;
 use crate::retrieve::{Retriever, DEFAULT_RETRIEVER};
-use crate::{eval, lint, wire, Engine};
+use crate::{eval, lint, why, wire, Engine};
 
 const USAGE: &str = "\
 toolsearch — find the right command in a tool catalog without loading the catalog
@@ -30,6 +30,8 @@ usage:
   toolsearch serve   [--catalog PATH] [--retriever NAME]     JSON Lines on stdin → one answer line each
   toolsearch eval    [--catalog PATH] --qrels FILE [--retriever NAME] [--param KEY=VALUE]... [--compare NAME]
                      [--json] [--worst N]
+  toolsearch why     [--catalog PATH] --query Q [--limit N] [--retriever NAME] [--param KEY=VALUE]... [TOOL]...
+                                                              the ranking explained term by term
   toolsearch catalog verify|hash [--catalog PATH]
   toolsearch catalog lint [--catalog PATH] [--json] [--fail-under SHARE]   findability audit
   toolsearch catalog import --from mcp|openai --product ID [--name NAME] INPUT.json|-
@@ -85,6 +87,7 @@ enum Command {
     Inspect(InspectArgs),
     Serve,
     Eval(eval::EvalArgs),
+    Why(why::WhyArgs),
     CatalogVerify,
     CatalogHash,
     CatalogLint(lint::LintArgs),
@@ -160,6 +163,7 @@ fn parse(argv: Vec<OsString>) -> Result<Invocation> {
         Some("inspect") => "inspect",
         Some("serve") => "serve",
         Some("eval") => "eval",
+        Some("why") => "why",
         Some("mcp") => "mcp",
         Some("catalog") => match args.next().as_deref() {
             Some("verify") => "catalog-verify",
@@ -190,6 +194,7 @@ fn parse(argv: Vec<OsString>) -> Result<Invocation> {
     let mut eval_args = eval::EvalArgs::default();
     let mut lint_args = lint::LintArgs::default();
     let mut import_args = ImportArgs::default();
+    let mut why_args = why::WhyArgs::default();
     while let Some(arg) = args.next() {
         let (flag, inline) = Args::split(&arg);
         let allowed = |commands: &[&str]| commands.contains(&command);
@@ -197,7 +202,9 @@ fn parse(argv: Vec<OsString>) -> Result<Invocation> {
             "--catalog" if command != "catalog-import" => {
                 invocation.catalog = CatalogArg::Path(args.value(&flag, inline)?)
             }
-            "--retriever" if allowed(&["search", "serve", "eval", "catalog-lint", "mcp"]) => {
+            "--retriever"
+                if allowed(&["search", "serve", "eval", "why", "catalog-lint", "mcp"]) =>
+            {
                 invocation.retriever = args.value(&flag, inline)?
             }
             "--request-json" if allowed(&["search", "inspect"]) => {
@@ -206,6 +213,8 @@ fn parse(argv: Vec<OsString>) -> Result<Invocation> {
                 inspect.request_json = value;
             }
             "--query" if allowed(&["search"]) => search.query = Some(args.value(&flag, inline)?),
+            "--query" if allowed(&["why"]) => why_args.query = Some(args.value(&flag, inline)?),
+            "--limit" if allowed(&["why"]) => why_args.limit = Some(args.value(&flag, inline)?),
             "--subquery" if allowed(&["search"]) => {
                 search.subqueries.push(args.value(&flag, inline)?)
             }
@@ -233,12 +242,17 @@ fn parse(argv: Vec<OsString>) -> Result<Invocation> {
             "--fail-under" if allowed(&["catalog-lint"]) => {
                 lint_args.fail_under = Some(lint::parse_threshold(&args.value(&flag, inline)?)?)
             }
-            "--param" if allowed(&["eval"]) => {
+            "--param" if allowed(&["eval", "why"]) => {
                 let value = args.value(&flag, inline)?;
                 let (key, val) = value.split_once('=').ok_or_else(|| {
                     transport(format!("`--param` needs KEY=VALUE, found `{value}`"))
                 })?;
-                eval_args.params.push((key.to_string(), val.to_string()));
+                let param = (key.to_string(), val.to_string());
+                if command == "why" {
+                    why_args.params.push(param);
+                } else {
+                    eval_args.params.push(param);
+                }
             }
             "--worst" if allowed(&["eval"]) => {
                 let value = args.value(&flag, inline)?;
@@ -265,6 +279,7 @@ fn parse(argv: Vec<OsString>) -> Result<Invocation> {
             _ if command == "inspect" && !arg.starts_with('-') && inspect.path.is_none() => {
                 inspect.path = Some(arg)
             }
+            _ if command == "why" && !arg.starts_with('-') => why_args.tools.push(arg),
             _ => {
                 return Err(transport(format!(
                     "unknown or misplaced argument `{arg}` for `{command}`"
@@ -312,6 +327,12 @@ fn parse(argv: Vec<OsString>) -> Result<Invocation> {
                 return Err(transport("eval needs --qrels FILE"));
             }
             Command::Eval(eval_args)
+        }
+        "why" => {
+            if why_args.query.is_none() {
+                return Err(transport("why needs --query Q"));
+            }
+            Command::Why(why_args)
         }
         "catalog-verify" => Command::CatalogVerify,
         "catalog-lint" => Command::CatalogLint(lint_args),
@@ -692,6 +713,7 @@ fn execute(
             Ok(None)
         }
         Command::Eval(args) => eval::run(catalog, &invocation.retriever, &args).map(Some),
+        Command::Why(args) => why::run(catalog, &invocation.retriever, &args).map(Some),
     }
 }
 

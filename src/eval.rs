@@ -395,13 +395,18 @@ fn evaluate(engine: &Engine, qrels: &QrelsDocument) -> Run {
 ///
 /// # Errors
 /// `invalid_qrels`, `unknown_retriever`.
-pub fn run(catalog: Catalog, retriever: &str, args: &EvalArgs) -> Result<String> {
-    let path = args.qrels.as_deref().unwrap_or_default();
-    let qrels = load_qrels(path)?;
-    // `learned_pairs=FILE` names learned pairs to use instead of the compiled ones (to
-    // cross-validate the learner, docs/adr/0015); every other key is a `Bm25Config` knob.
-    let (pairs, params): (Vec<_>, Vec<_>) = args
-        .params
+/// An engine with `--param` overrides: `learned_pairs=FILE` names learned pairs to use instead
+/// of the compiled ones (to cross-validate the learner, docs/adr/0015); every other key is a
+/// `Bm25Config` knob. Shared by `eval` and `why`.
+///
+/// # Errors
+/// `unknown_retriever`; `invalid_transport` for a bad parameter or an unreadable pairs file.
+pub fn engine_with_params(
+    catalog: Catalog,
+    retriever: &str,
+    params: &[(String, String)],
+) -> Result<Engine> {
+    let (pairs, params): (Vec<_>, Vec<_>) = params
         .iter()
         .cloned()
         .partition(|(key, _)| key == "learned_pairs");
@@ -412,6 +417,13 @@ pub fn run(catalog: Catalog, retriever: &str, args: &EvalArgs) -> Result<String>
         let text = std::fs::read_to_string(file).map_err(|e| bad(e.to_string()))?;
         engine = engine.with_learned_pairs(crate::text::learned::parse(&text).map_err(bad)?);
     }
+    Ok(engine)
+}
+
+pub fn run(catalog: Catalog, retriever: &str, args: &EvalArgs) -> Result<String> {
+    let path = args.qrels.as_deref().unwrap_or_default();
+    let qrels = load_qrels(path)?;
+    let engine = engine_with_params(catalog, retriever, &args.params)?;
     let mut run = evaluate(&engine, &qrels);
     if !args.params.is_empty() {
         let params: Vec<String> = args

@@ -26,6 +26,7 @@ pub mod respond;
 pub mod retrieve;
 pub mod search;
 pub mod text;
+pub mod why;
 pub mod wire;
 
 use std::sync::OnceLock;
@@ -214,6 +215,14 @@ impl Retriever for Engine {
 
     fn search(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<retrieve::Hit> {
         self.retriever().search(query, eligible, limit)
+    }
+
+    fn explain(
+        &self,
+        query: &str,
+        tools: &[crate::catalog::ToolId],
+    ) -> Option<retrieve::Explanation> {
+        self.retriever().explain(query, tools)
     }
 
     /// Warms the retriever's caches (building the index first if needed).

@@ -13,7 +13,7 @@
 //! pipeline of one request: terms, joins, intent multipliers, scoring, the confidence rule);
 //! `config` the knobs (`Bm25Config`), `query` the terms a request's words and joined texts
 //! bring, `score` BM25F over the postings (and the per-thread scratch), `prune` the exact
-//! candidate cut.
+//! candidate cut, `explain` the same scores term by term for `toolsearch why`.
 //!
 //! **Invariants**
 //! - A retriever never returns an ineligible tool, nor a tool with a zero score.
@@ -34,11 +34,14 @@ use crate::wire::Effect;
 pub use crate::index::{Field, N_FIELDS};
 
 mod config;
+mod explain;
 mod prune;
 mod query;
 mod score;
 
 pub use config::Bm25Config;
+pub use explain::{ExplainedTerm, Explanation, ToolScore};
+pub use query::Origin;
 use query::*;
 use score::*;
 
@@ -66,6 +69,11 @@ pub trait Retriever: Send + Sync {
     /// Fills the retriever's query-independent caches ahead of use, until done or `stop` is
     /// set (a long-running server calls it from a second thread). Never changes an answer.
     fn warm(&self, _stop: &std::sync::atomic::AtomicBool) {}
+    /// How `query` scores `tools`, term by term (`toolsearch why`); `None` when this
+    /// retriever cannot say.
+    fn explain(&self, _query: &str, _tools: &[ToolId]) -> Option<Explanation> {
+        None
+    }
 }
 
 /// The retriever used when none is named.
@@ -275,6 +283,119 @@ impl Retriever for FieldedBm25 {
     }
 
     fn search(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit> {
+        let plan = self.plan_query(query);
+        let multiplier = |tool: ToolId| self.multiplier(&plan, tool);
+        SCRATCH.with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            let scratch = &mut *scratch;
+            scratch.reset(self.n_tools);
+            self.score_terms(
+                &plan.terms,
+                plan.has_word_terms,
+                eligible,
+                limit,
+                &Scale {
+                    multiplier: &multiplier,
+                    coord: plan.coord,
+                },
+                scratch,
+            );
+            let mut touched = std::mem::take(&mut scratch.touched);
+            touched.sort_unstable();
+            let own_idf_total = scratch.own_idf_total;
+            let mut hits: Vec<Hit> = touched
+                .iter()
+                .filter_map(|&tool| {
+                    let fields = scratch.scores[tool as usize];
+                    let covered = scratch.covered[tool as usize];
+                    let sum: f64 = fields.iter().sum();
+                    let multiplier =
+                        multiplier(tool) * coord_factor(plan.coord, covered, own_idf_total);
+                    let coverage = if own_idf_total > 0.0 {
+                        covered / own_idf_total
+                    } else {
+                        0.0
+                    };
+                    let score = sum * multiplier;
+                    let stands_in = self.config.description_as_summary
+                        && self.tool_lacks_summary[tool as usize]
+                        && fields[2] > 0.0;
+                    // A hit found only through joined terms (expansions, learned pairs) matched
+                    // none of the user's words, so it is never confident (docs/adr/0015).
+                    let confident = (fields[0] > 0.0 || fields[1] > 0.0 || stands_in)
+                        && covered > 0.0
+                        && coverage >= self.config.min_coverage;
+                    (score > 0.0).then_some(Hit {
+                        tool,
+                        score,
+                        fields,
+                        multiplier,
+                        coverage,
+                        confident,
+                    })
+                })
+                .collect();
+            scratch.touched = touched;
+            top_hits(&mut hits, limit);
+            if self.first_hit_is_weak(query, &hits, own_idf_total, plan.unknown_words) {
+                for hit in &mut hits {
+                    hit.confident = false;
+                }
+            }
+            hits
+        })
+    }
+
+    fn explain(&self, query: &str, tools: &[ToolId]) -> Option<Explanation> {
+        self.explain_terms(query, tools)
+    }
+}
+
+/// What one request asks of the index, worked out once before scoring: its weighted terms
+/// and what decides its multipliers.
+pub(crate) struct QueryPlan {
+    /// The request's own terms and the joined ones, sorted by term id.
+    terms: Vec<QueryTerm>,
+    /// Whether the request has word terms (not only marked `#` ones).
+    has_word_terms: bool,
+    /// The request's words the catalog never uses.
+    unknown_words: usize,
+    /// Destructive tools are weighed down (no destructive intent).
+    penalize_destructive: bool,
+    /// A lookup question: tools that do not only read are weighed down.
+    read_only: bool,
+    /// A request to change what exists: tools that make something new are weighed down.
+    change: bool,
+    /// Per product: whether the request names it.
+    named_products: Vec<bool>,
+    /// The coordination factor's weight (0 = off).
+    coord: f64,
+}
+
+impl FieldedBm25 {
+    /// The intent and product multipliers of `tool` under `plan` (the coordination factor
+    /// apart).
+    fn multiplier(&self, plan: &QueryPlan, tool: ToolId) -> f64 {
+        let destructive = self.tool_effects[tool as usize] == Some(Effect::Destructive);
+        let mut multiplier = if plan.penalize_destructive && destructive {
+            self.config.destructive_penalty
+        } else {
+            1.0
+        };
+        if plan.read_only && self.tool_effects[tool as usize].is_some_and(|e| e != Effect::Read) {
+            multiplier *= self.config.read_only_penalty;
+        }
+        if plan.change && self.tool_makes_new[tool as usize] {
+            multiplier *= self.config.change_penalty;
+        }
+        if plan.named_products[self.tool_products[tool as usize]] {
+            multiplier *= self.config.product_boost;
+        }
+        multiplier
+    }
+
+    /// One request's terms, joins and intents.
+    fn plan_query(&self, query: &str) -> QueryPlan {
         // Query terms (by id; ids follow sorted term order) and their weights: the user's own
         // terms weigh ln(1 + qtf); lexicon expansions weigh `expansion_weight` times that
         // (`short_expansion_weight` in a query of few words) and never replace an own term.
@@ -337,6 +458,7 @@ impl Retriever for FieldedBm25 {
                     term,
                     weight,
                     is_own: true,
+                    origin: Origin::Request,
                 }
             })
             .collect();
@@ -352,7 +474,7 @@ impl Retriever for FieldedBm25 {
             for text in Lexicon::builtin().expansion(outside_quotes.as_ref().unwrap_or(&prepared)) {
                 expanded.extend_from_slice(self.expansion_term_ids(text));
             }
-            joins.offer(expanded, expansion_weight);
+            joins.offer(expanded, expansion_weight, Origin::Lexicon);
         }
         // A request naming a value wants a tool that takes one (docs/adr/0011).
         // In `VALUE_WORDS` order.
@@ -367,7 +489,7 @@ impl Retriever for FieldedBm25 {
             let found = [named.date, named.phone, named.money, named.time];
             for (kind, weight) in value_weights.into_iter().enumerate() {
                 if found[kind] && weight > 0.0 {
-                    joins.offer(self.value_term_ids(kind).to_vec(), weight);
+                    joins.offer(self.value_term_ids(kind).to_vec(), weight, Origin::Value);
                 }
             }
         }
@@ -387,15 +509,15 @@ impl Retriever for FieldedBm25 {
             );
         }
         if self.config.wn_weight > 0.0 && !english.is_empty() {
-            joins.offer(related, self.config.wn_weight);
+            joins.offer(related, self.config.wn_weight, Origin::WordNet);
         }
         if self.config.typo_weight > 0.0 && !english.is_empty() {
             corrected.sort_unstable();
             corrected.dedup();
-            joins.offer(corrected, self.config.typo_weight);
+            joins.offer(corrected, self.config.typo_weight, Origin::Typo);
         }
         if self.config.stem_weight > 0.0 && !english.is_empty() {
-            joins.offer(siblings, self.config.stem_weight);
+            joins.offer(siblings, self.config.stem_weight, Origin::Stem);
         }
         if self.config.learned_weight > 0.0 {
             let mut learned: Vec<u32> = Vec::new();
@@ -404,7 +526,7 @@ impl Retriever for FieldedBm25 {
             }
             learned.sort_unstable();
             learned.dedup();
-            joins.offer(learned, self.config.learned_weight);
+            joins.offer(learned, self.config.learned_weight, Origin::Learned);
         }
         joins.join_into(&mut weights);
         // Destructive intent is asked at most once (the read-only test needs it too).
@@ -431,88 +553,22 @@ impl Retriever for FieldedBm25 {
         } else {
             vec![false; self.product_names.len()]
         };
-        let multiplier = |tool: ToolId| {
-            let destructive = self.tool_effects[tool as usize] == Some(Effect::Destructive);
-            let mut multiplier = if penalize_destructive && destructive {
-                self.config.destructive_penalty
-            } else {
-                1.0
-            };
-            if read_only && self.tool_effects[tool as usize].is_some_and(|e| e != Effect::Read) {
-                multiplier *= self.config.read_only_penalty;
-            }
-            if change && self.tool_makes_new[tool as usize] {
-                multiplier *= self.config.change_penalty;
-            }
-            if named_products[self.tool_products[tool as usize]] {
-                multiplier *= self.config.product_boost;
-            }
-            multiplier
-        };
         // A short request is mostly its own words already (the same count as for expansions).
         let coord = if word_terms >= self.config.short_query_words {
             self.config.coord
         } else {
             0.0
         };
-        SCRATCH.with(|scratch| {
-            let mut scratch = scratch.borrow_mut();
-            let scratch = &mut *scratch;
-            scratch.reset(self.n_tools);
-            self.score_terms(
-                &weights,
-                has_word_terms,
-                eligible,
-                limit,
-                &Scale {
-                    multiplier: &multiplier,
-                    coord,
-                },
-                scratch,
-            );
-            let mut touched = std::mem::take(&mut scratch.touched);
-            touched.sort_unstable();
-            let own_idf_total = scratch.own_idf_total;
-            let mut hits: Vec<Hit> = touched
-                .iter()
-                .filter_map(|&tool| {
-                    let fields = scratch.scores[tool as usize];
-                    let covered = scratch.covered[tool as usize];
-                    let sum: f64 = fields.iter().sum();
-                    let multiplier = multiplier(tool) * coord_factor(coord, covered, own_idf_total);
-                    let coverage = if own_idf_total > 0.0 {
-                        covered / own_idf_total
-                    } else {
-                        0.0
-                    };
-                    let score = sum * multiplier;
-                    let stands_in = self.config.description_as_summary
-                        && self.tool_lacks_summary[tool as usize]
-                        && fields[2] > 0.0;
-                    // A hit found only through joined terms (expansions, learned pairs) matched
-                    // none of the user's words, so it is never confident (docs/adr/0015).
-                    let confident = (fields[0] > 0.0 || fields[1] > 0.0 || stands_in)
-                        && covered > 0.0
-                        && coverage >= self.config.min_coverage;
-                    (score > 0.0).then_some(Hit {
-                        tool,
-                        score,
-                        fields,
-                        multiplier,
-                        coverage,
-                        confident,
-                    })
-                })
-                .collect();
-            scratch.touched = touched;
-            top_hits(&mut hits, limit);
-            if self.first_hit_is_weak(query, &hits, own_idf_total, unknown_words) {
-                for hit in &mut hits {
-                    hit.confident = false;
-                }
-            }
-            hits
-        })
+        QueryPlan {
+            terms: weights,
+            has_word_terms,
+            unknown_words,
+            penalize_destructive,
+            read_only,
+            change,
+            named_products,
+            coord,
+        }
     }
 }
 

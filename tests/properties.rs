@@ -10,7 +10,8 @@
 //! adding an `exclude_canonical` never brings in a candidate that the request without it
 //! would not have ranked; the same request gives the same bytes twice, and from a second,
 //! independently built engine; candidate pruning never changes a byte; a retriever's best
-//! `k` hits are the first `k` of its best 100, bit for bit; the quoted-span
+//! `k` hits are the first `k` of its best 100, bit for bit; `toolsearch why`'s explanation of
+//! a hit adds up to its fields and score bit for bit; the quoted-span
 //! splitter (ADR 0010) partitions any request without losing a character.
 //!
 //! 256 cases per property keep the suite fast; `PROPTEST_CASES=10000 cargo test --test
@@ -837,6 +838,62 @@ fn pruning_changes_nothing_on_judged_queries() {
     }
 }
 
+/// The explanation of `query`'s best 10 hits (`Retriever::explain`, which `toolsearch why`
+/// prints) reproduces each hit's per-field sums, score and coverage bit for bit, and its parts
+/// add up (in term order) to those sums.
+fn explanation_adds_up(query: &str, eligible: &[bool]) -> Result<(), TestCaseError> {
+    let hits = retriever().search(query, eligible, 10);
+    let tools: Vec<u32> = hits.iter().map(|hit| hit.tool).collect();
+    let explanation = retriever()
+        .explain(query, &tools)
+        .ok_or_else(|| TestCaseError::fail("the default retriever explains"))?;
+    prop_assert_eq!(explanation.tools.len(), hits.len());
+    for (hit, score) in hits.iter().zip(&explanation.tools) {
+        prop_assert_eq!(hit.tool, score.tool);
+        prop_assert_eq!(
+            hit.score.to_bits(),
+            score.score.to_bits(),
+            "{:?} {:?}",
+            query,
+            hit
+        );
+        for field in 0..hit.fields.len() {
+            prop_assert_eq!(hit.fields[field].to_bits(), score.fields[field].to_bits());
+            let mut sum = 0.0;
+            for (_, part) in &score.parts {
+                if part[field] != 0.0 {
+                    sum += part[field];
+                }
+            }
+            // A part is the term's share of its field; summing shares in term order is how
+            // the field was accumulated, so only the rounding of each share can differ.
+            prop_assert!((sum - score.fields[field]).abs() <= 1e-9 * (1.0 + sum.abs()));
+        }
+        let coverage = if explanation.own_idf_total > 0.0 {
+            score.covered / explanation.own_idf_total
+        } else {
+            0.0
+        };
+        prop_assert_eq!(hit.coverage.to_bits(), coverage.to_bits());
+        prop_assert_eq!(
+            hit.multiplier.to_bits(),
+            (score.intent * score.coord_factor).to_bits()
+        );
+    }
+    Ok(())
+}
+
+/// The same on every judged query, all tools eligible.
+#[test]
+fn explanations_add_up_on_judged_queries() {
+    let eligible = vec![true; catalog().tools().len()];
+    for query in judged_queries() {
+        if let Err(failure) = explanation_adds_up(&query, &eligible) {
+            panic!("{failure}");
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(proptest_config())]
 
@@ -852,6 +909,12 @@ proptest! {
             eligible[index.index(tools)] = false;
         }
         shallow_is_a_prefix_of_deep(&query, &eligible)?;
+    }
+
+    /// Any query: the explanation of its hits adds up to their scores.
+    #[test]
+    fn explanations_add_up(query in text()) {
+        explanation_adds_up(&query, &vec![true; catalog().tools().len()])?;
     }
 
     /// `text::split_quoted` never panics and loses nothing: every character of the request is

@@ -183,14 +183,15 @@ impl FieldedBm25 {
 pub(super) struct Joins {
     /// (term, offer, weight), one per distinct term of each offer.
     terms: Vec<(u32, u32, f64)>,
-    offers: u32,
+    /// Per offer, where its terms came from.
+    origins: Vec<Origin>,
 }
 
 impl Joins {
-    /// Offers `expanded` (term ids, with repetitions) at `weight` × ln(1 + qtf).
-    pub(super) fn offer(&mut self, mut expanded: Vec<u32>, weight: f64) {
-        let offer = self.offers;
-        self.offers += 1;
+    /// Offers `expanded` (term ids, with repetitions) from `origin` at `weight` × ln(1 + qtf).
+    pub(super) fn offer(&mut self, mut expanded: Vec<u32>, weight: f64, origin: Origin) {
+        let offer = self.origins.len() as u32;
+        self.origins.push(origin);
         for (term, qtf) in counted(&mut expanded) {
             self.terms
                 .push((term, offer, (1.0 + f64::from(qtf)).ln() * weight));
@@ -209,7 +210,7 @@ impl Joins {
         let own = std::mem::take(weights);
         weights.reserve(own.len() + self.terms.len());
         let mut own = own.into_iter().peekable();
-        for (term, _, weight) in self.terms {
+        for (term, offer, weight) in self.terms {
             while let Some(q) = own.next_if(|q| q.term < term) {
                 weights.push(q);
             }
@@ -220,6 +221,7 @@ impl Joins {
                 term,
                 weight,
                 is_own: false,
+                origin: self.origins[offer as usize],
             });
         }
         weights.extend(own);
@@ -232,6 +234,42 @@ pub(super) struct QueryTerm {
     pub(super) weight: f64,
     /// The user's own term (not a lexicon expansion).
     pub(super) is_own: bool,
+    /// Where the term came from (only `toolsearch why` reads it).
+    pub(super) origin: Origin,
+}
+
+/// Where a query term came from: the request's own words, or what joined them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// The user's own words (and their pairs, n-grams and identifier shapes).
+    Request,
+    /// A lexicon group one of the request's phrases belongs to (docs/adr/0004).
+    Lexicon,
+    /// The words of a value the request names: a date, a phone number, money, a time (0011).
+    Value,
+    /// WordNet's words related to an English word of the request (0014).
+    WordNet,
+    /// The catalog's word one edit away from an English word it lacks (0014).
+    Typo,
+    /// The catalog's other English words with a request word's Snowball stem (0001).
+    Stem,
+    /// A learned pair's catalog word (0015).
+    Learned,
+}
+
+impl Origin {
+    /// The name `toolsearch why` prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            Origin::Request => "request",
+            Origin::Lexicon => "lexicon",
+            Origin::Value => "value",
+            Origin::WordNet => "wordnet",
+            Origin::Typo => "typo",
+            Origin::Stem => "stem",
+            Origin::Learned => "learned",
+        }
+    }
 }
 
 /// Sorts `ids` and yields each distinct id with its count.

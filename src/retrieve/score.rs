@@ -28,7 +28,7 @@ pub(super) struct CombinedPostings {
     /// Whether `saturation` and `tfs` are indexed by tool (see above).
     pub(super) dense: bool,
     /// The number of tools with the term.
-    df: usize,
+    pub(super) df: usize,
     /// Whether every saturation lies in [`F32_SAFE`], so that `f32` arithmetic on them keeps
     /// its relative error bound (no underflow, no overflow).
     pub(super) f32_safe: bool,
@@ -41,7 +41,7 @@ pub(super) struct CombinedPostings {
     tfs: Vec<u16>,
     /// The term's BM25F idf `ln(1 + (N − df + 0.5)/(df + 0.5))`, df = `tools.len()`: computed
     /// once here instead of per query (the same expression, so the same bits).
-    idf: f64,
+    pub(super) idf: f64,
 }
 
 /// Bits per field of [`CombinedPostings::tfs`].
@@ -144,6 +144,20 @@ impl FieldedBm25 {
     /// A field's BM25F part for one posting: `weight · tf / norm`.
     fn part(&self, field_idx: usize, tool: ToolId, tf: u32) -> f64 {
         self.config.weights[field_idx] * f64::from(tf) / self.norms[field_idx][tool as usize]
+    }
+
+    /// `tool`'s row of BM25F parts for `term` (0 where a field lacks it), or `None` when no
+    /// field of positive weight has it: the row [`FieldedBm25::for_each_row`] gives that tool.
+    pub(super) fn row_of(&self, term: u32, tool: ToolId) -> Option<[f64; N_FIELDS]> {
+        let mut row = [0.0; N_FIELDS];
+        let mut found = false;
+        for (field_idx, list) in self.field_lists(term).iter().enumerate() {
+            if let Ok(at) = list.binary_search_by_key(&tool, |e| e.0) {
+                row[field_idx] = self.part(field_idx, tool, list[at].1);
+                found = true;
+            }
+        }
+        found.then_some(row)
     }
 
     /// Calls `f` with every tool that has the term in some field, in `ToolId` order, its
@@ -374,8 +388,19 @@ fn term_score(query_weight: f64, idf: f64, pseudo_tf: f64, k1: f64) -> f64 {
 /// Adds one term's contribution to one tool's field accumulators, split over fields by their
 /// share of the pseudo term frequency. The one place BM25F arithmetic happens, for every path.
 fn accumulate(slot: &mut [f64; N_FIELDS], row: &[f64; N_FIELDS], plan: &TermPlan<'_>, k1: f64) {
+    accumulate_term(slot, row, plan.query_weight, plan.idf, k1);
+}
+
+/// [`accumulate`] for a term of weight `query_weight` and idf `idf`.
+pub(super) fn accumulate_term(
+    slot: &mut [f64; N_FIELDS],
+    row: &[f64; N_FIELDS],
+    query_weight: f64,
+    idf: f64,
+    k1: f64,
+) {
     let pseudo_tf: f64 = row.iter().sum();
-    let score = term_score(plan.query_weight, plan.idf, pseudo_tf, k1);
+    let score = term_score(query_weight, idf, pseudo_tf, k1);
     for (field_idx, share) in row.iter().enumerate() {
         // A field without the term would add exactly +0.0: skipped, same bits.
         if *share != 0.0 {

@@ -16,3 +16,4 @@ mod serve;
 #[path = "../support/timeout.rs"]
 mod timeout;
 mod util;
+mod why;

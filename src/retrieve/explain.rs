@@ -1,0 +1,141 @@
+//! Why a tool scored what it scored: one request's terms (with where each came from) and,
+//! for chosen tools, each term's contribution per field, recomputed with the very operations,
+//! in the very order, that [`FieldedBm25::search`] uses (so the parts add up to the hit's
+//! `fields` and `score` bit for bit; `tests/it/why.rs` checks it on every judged request).
+//! Read by `toolsearch why` only; never on the search path.
+
+use super::*;
+
+/// One request as the retriever weighs it, and the scores of the tools asked about.
+#[derive(Debug, Clone)]
+pub struct Explanation {
+    /// The terms that occur in the index, in term order (the order scores are summed in).
+    pub terms: Vec<ExplainedTerm>,
+    /// The idf of the user's words the catalog holds (the denominator of coverage).
+    pub own_idf_total: f64,
+    /// The request's words the catalog never uses.
+    pub unknown_words: usize,
+    /// Destructive tools were weighed down (the request states no destructive intent).
+    pub penalize_destructive: bool,
+    /// A lookup question: tools that change something were weighed down.
+    pub read_only: bool,
+    /// A request to change what exists: tools that make something new were weighed down.
+    pub change: bool,
+    /// The coordination factor's weight (0 = off: a request of few words).
+    pub coord: f64,
+    /// The tools asked about, in the order asked.
+    pub tools: Vec<ToolScore>,
+}
+
+/// One term of a request.
+#[derive(Debug, Clone)]
+pub struct ExplainedTerm {
+    pub text: String,
+    pub origin: Origin,
+    /// Its query-side weight: ln(1 + qtf), times its origin's weight and any keep-clause,
+    /// quoted-span, identifier-shape or word-pair factor.
+    pub weight: f64,
+    /// Its BM25F idf over the union of the fields.
+    pub idf: f64,
+    /// How many tools have it.
+    pub df: usize,
+    /// Whether its idf counts toward coverage (a word of the user's own).
+    pub counts_for_coverage: bool,
+}
+
+/// One tool's score, term by term.
+#[derive(Debug, Clone)]
+pub struct ToolScore {
+    pub tool: ToolId,
+    /// Each term the tool has (an index into [`Explanation::terms`]) and its contribution
+    /// per field, in [`Field::ALL`] order.
+    pub parts: Vec<(usize, [f64; N_FIELDS])>,
+    /// The parts summed per field, in term order: the hit's `fields`.
+    pub fields: [f64; N_FIELDS],
+    /// The intent and product multipliers.
+    pub intent: f64,
+    /// The coordination factor.
+    pub coord_factor: f64,
+    /// The idf of the user's words this tool matched.
+    pub covered: f64,
+    /// `fields` summed, times `intent × coord_factor`: the hit's `score`.
+    pub score: f64,
+}
+
+impl FieldedBm25 {
+    /// The explanation of `query` for `tools`; `None` for a configuration that does not
+    /// score with BM25F (`bm25f = false`), whose arithmetic this does not reproduce.
+    pub(super) fn explain_terms(&self, query: &str, tools: &[ToolId]) -> Option<Explanation> {
+        if !self.config.bm25f {
+            return None;
+        }
+        let plan = self.plan_query(query);
+        let k1 = self.config.k1;
+        let mut terms = Vec::new();
+        let mut own_idf_total = 0.0;
+        // Per term kept: its id, weight and idf.
+        let mut kept = Vec::new();
+        for term in &plan.terms {
+            let combined = self.combined_postings(term.term);
+            if combined.df == 0 {
+                continue;
+            }
+            let counts_for_coverage =
+                term.is_own && (!self.marked_terms.contains(&term.term) || !plan.has_word_terms);
+            if counts_for_coverage {
+                own_idf_total += combined.idf;
+            }
+            kept.push((term.term, term.weight, combined.idf, counts_for_coverage));
+            terms.push(ExplainedTerm {
+                text: self.index.terms.term(term.term).to_string(),
+                origin: term.origin,
+                weight: term.weight,
+                idf: combined.idf,
+                df: combined.df,
+                counts_for_coverage,
+            });
+        }
+        let scores = tools
+            .iter()
+            .map(|&tool| {
+                let mut parts = Vec::new();
+                let mut fields = [0.0; N_FIELDS];
+                let mut covered = 0.0;
+                for (at, &(term, weight, idf, counts)) in kept.iter().enumerate() {
+                    let Some(row) = self.row_of(term, tool) else {
+                        continue;
+                    };
+                    let mut part = [0.0; N_FIELDS];
+                    accumulate_term(&mut part, &row, weight, idf, k1);
+                    accumulate_term(&mut fields, &row, weight, idf, k1);
+                    if counts {
+                        covered += idf;
+                    }
+                    parts.push((at, part));
+                }
+                let intent = self.multiplier(&plan, tool);
+                let coord_factor = coord_factor(plan.coord, covered, own_idf_total);
+                let sum: f64 = fields.iter().sum();
+                ToolScore {
+                    tool,
+                    parts,
+                    fields,
+                    intent,
+                    coord_factor,
+                    covered,
+                    score: sum * (intent * coord_factor),
+                }
+            })
+            .collect();
+        Some(Explanation {
+            terms,
+            own_idf_total,
+            unknown_words: plan.unknown_words,
+            penalize_destructive: plan.penalize_destructive,
+            read_only: plan.read_only,
+            change: plan.change,
+            coord: plan.coord,
+            tools: scores,
+        })
+    }
+}

@@ -1,0 +1,296 @@
+//! `toolsearch why`: one request's lexical ranking explained term by term, for whoever tunes
+//! the ranking or writes a catalog ("why is my tool not first?"). It answers the request as
+//! `search` would, then prints every term the retriever weighed (and where it came from:
+//! the request's own words or a join) and, for the answer's first tools and for any tool
+//! named, each term's contribution per field, the multipliers and the score. Readable text,
+//! not a public document; the figures are the retriever's own (`retrieve::Explanation`).
+
+use std::fmt::Write as _;
+
+use crate::catalog::{Catalog, ToolId};
+use crate::error::{Error, Reason, Result};
+use crate::retrieve::{Explanation, Field, Retriever, ToolScore};
+use crate::search::{self, resolve_identity};
+use crate::text::is_han;
+use crate::{request, wire};
+
+/// `toolsearch why`'s arguments.
+#[derive(Debug, Default)]
+pub struct WhyArgs {
+    pub query: Option<String>,
+    /// How many of the answer's first tools to explain (default [`DEFAULT_LIMIT`]).
+    pub limit: Option<String>,
+    /// Tools to explain too, by canonical or CLI path.
+    pub tools: Vec<String>,
+    /// Retriever configuration overrides, as `eval --param`.
+    pub params: Vec<(String, String)>,
+}
+
+/// The answer's tools explained when `--limit` is not given.
+pub const DEFAULT_LIMIT: usize = 3;
+
+/// Runs `why` and returns its report.
+///
+/// # Errors
+/// The request's validation reasons (as `search`), `unknown_tool` for a named tool the
+/// catalog lacks, `unknown_retriever`, and `invalid_transport` for a bad `--param` or a
+/// retriever that cannot explain its scores.
+pub fn run(catalog: Catalog, retriever: &str, args: &WhyArgs) -> Result<String> {
+    let query = args
+        .query
+        .clone()
+        .ok_or_else(|| Error::new(Reason::QueryRequired, "why needs --query Q"))?;
+    let limit = match &args.limit {
+        None => DEFAULT_LIMIT as i64,
+        Some(text) => text.parse::<i64>().map_err(|_| {
+            Error::new(
+                Reason::InvalidLimit,
+                format!("`--limit` needs a whole number, found `{text}`"),
+            )
+        })?,
+    };
+    let wire_request = wire::SearchRequest {
+        version: Some(wire::SEARCH_VERSION.to_string()),
+        query: Some(query),
+        subqueries: None,
+        limit: Some(serde_json::Number::from(limit)),
+        candidate_limit: None,
+        product_ids: None,
+        effects: None,
+        exclude_canonical: None,
+    };
+    let validated = request::validate_search(&wire_request, &catalog)?;
+    let named = args
+        .tools
+        .iter()
+        .map(|path| {
+            resolve_identity(&catalog, path).ok_or_else(|| {
+                Error::new(
+                    Reason::UnknownTool,
+                    format!("no tool `{path}` in this catalog"),
+                )
+            })
+        })
+        .collect::<Result<Vec<ToolId>>>()?;
+    let engine = crate::eval::engine_with_params(catalog, retriever, &args.params)?;
+    let catalog = engine.catalog();
+    let outcome = search::search(catalog, &engine, &validated);
+    let query = validated.query.as_deref().unwrap_or_default();
+
+    let mut out = String::new();
+    let _ = writeln!(out, "request    {query}");
+    let _ = write!(
+        out,
+        "catalog    {} tools · retriever {}{} · answer {}",
+        catalog.tools().len(),
+        engine.name(),
+        params_note(&args.params),
+        outcome.strategy
+    );
+    if outcome.weak_match {
+        out.push_str(", weak_match");
+    }
+    if outcome.abstained {
+        out.push_str(", abstained");
+    }
+    out.push('\n');
+    if outcome.strategy == search::STRATEGY_EXACT_GUARD
+        || outcome.strategy == search::STRATEGY_EXACT_FILTERED
+    {
+        let _ = writeln!(
+            out,
+            "\nThe request names a tool exactly (the exact guard): no lexical ranking to explain."
+        );
+        return Ok(out);
+    }
+
+    // The whole lexical ranking, for the rank of a named tool beyond the answer.
+    let eligible = validated.filters.eligible(catalog);
+    let ranking = engine.search(query, &eligible, catalog.tools().len());
+    let mut tools: Vec<ToolId> = outcome.candidates.iter().map(|c| c.tool).collect();
+    for tool in named {
+        if !tools.contains(&tool) {
+            tools.push(tool);
+        }
+    }
+    let explanation = engine.explain(query, &tools).ok_or_else(|| {
+        Error::new(
+            Reason::InvalidTransport,
+            format!(
+                "retriever `{}` does not score with BM25F and cannot be explained term by term",
+                engine.name()
+            ),
+        )
+    })?;
+    write_terms(&mut out, &explanation);
+    for score in &explanation.tools {
+        let rank = ranking.iter().position(|hit| hit.tool == score.tool);
+        write_tool(&mut out, catalog, &explanation, score, rank, &eligible);
+    }
+    Ok(out)
+}
+
+fn params_note(params: &[(String, String)]) -> String {
+    if params.is_empty() {
+        return String::new();
+    }
+    let joined: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!("[{}]", joined.join(","))
+}
+
+/// The request's terms, their weights and where they came from.
+fn write_terms(out: &mut String, explanation: &Explanation) {
+    let own = explanation
+        .terms
+        .iter()
+        .filter(|t| t.origin == crate::retrieve::Origin::Request)
+        .count();
+    let yes_no = |flag: bool| if flag { "yes" } else { "no" };
+    let _ = writeln!(
+        out,
+        "intents    destructive tools weighed down: {} · lookup (read-only): {} · change: {} · coordination: {}",
+        yes_no(explanation.penalize_destructive),
+        yes_no(explanation.read_only),
+        yes_no(explanation.change),
+        if explanation.coord > 0.0 {
+            format!("{:.2}", explanation.coord)
+        } else {
+            "off".to_string()
+        }
+    );
+    let _ = writeln!(
+        out,
+        "terms      {} the catalog uses ({own} of the request, {} joined); {} of the request's words it never uses; the user's words' idf {:.3}",
+        explanation.terms.len(),
+        explanation.terms.len() - own,
+        explanation.unknown_words,
+        explanation.own_idf_total
+    );
+    let _ = writeln!(out);
+    let width = column_width(explanation.terms.iter().map(|t| t.text.as_str()));
+    let _ = writeln!(
+        out,
+        "  {}  origin    weight     idf    tools  coverage",
+        pad("term", width)
+    );
+    for term in &explanation.terms {
+        let _ = writeln!(
+            out,
+            "  {}  {:<8} {:>7.3} {:>7.3} {:>8}  {}",
+            pad(&term.text, width),
+            term.origin.name(),
+            term.weight,
+            term.idf,
+            term.df,
+            if term.counts_for_coverage { "yes" } else { "" }
+        );
+    }
+}
+
+/// One tool's score: the totals, then each term it has, largest contribution first.
+fn write_tool(
+    out: &mut String,
+    catalog: &Catalog,
+    explanation: &Explanation,
+    score: &ToolScore,
+    rank: Option<usize>,
+    eligible: &[bool],
+) {
+    let path = &catalog.tool(score.tool).def.canonical_path;
+    let rank = match rank {
+        Some(at) => format!("rank {}", at + 1),
+        None if !eligible.get(score.tool as usize).copied().unwrap_or(false) => {
+            "not eligible (unavailable)".to_string()
+        }
+        None => "unranked".to_string(),
+    };
+    let sum: f64 = score.fields.iter().sum();
+    let _ = writeln!(out, "\n{rank}  {path}");
+    if score.parts.is_empty() {
+        let _ = writeln!(out, "  no term of the request occurs in this tool's fields");
+        return;
+    }
+    let coverage = if explanation.own_idf_total > 0.0 {
+        score.covered / explanation.own_idf_total
+    } else {
+        0.0
+    };
+    let _ = writeln!(
+        out,
+        "  score {:.3} = fields {:.3} × intents {:.3} × coordination {:.3}; coverage {:.3}",
+        score.score, sum, score.intent, score.coord_factor, coverage
+    );
+    let width = column_width(
+        score
+            .parts
+            .iter()
+            .map(|&(at, _)| explanation.terms[at].text.as_str()),
+    );
+    let mut header = format!("  {}  origin    ", pad("term", width));
+    let mut totals = format!("  {}            ", pad("fields", width));
+    for (field, total) in Field::ALL.iter().zip(score.fields.iter()) {
+        let _ = write!(header, " {:>11}", field.as_str());
+        let _ = write!(totals, " {total:>11.3}");
+    }
+    let _ = writeln!(out, "{header}       total");
+    let _ = writeln!(out, "{totals} {sum:>11.3}");
+    let mut parts: Vec<&(usize, [f64; crate::retrieve::N_FIELDS])> = score.parts.iter().collect();
+    // Largest first; ties in term order (display only: the sums above are in term order).
+    parts.sort_by(|a, b| {
+        let total = |p: &(usize, [f64; crate::retrieve::N_FIELDS])| p.1.iter().sum::<f64>();
+        total(b).total_cmp(&total(a)).then(a.0.cmp(&b.0))
+    });
+    for (at, fields) in parts {
+        let term = &explanation.terms[*at];
+        let mut line = format!("  {}  {:<8}  ", pad(&term.text, width), term.origin.name());
+        for part in fields {
+            if *part == 0.0 {
+                let _ = write!(line, " {:>11}", "·");
+            } else {
+                let _ = write!(line, " {part:>11.3}");
+            }
+        }
+        let _ = writeln!(out, "{line} {:>11.3}", fields.iter().sum::<f64>());
+    }
+}
+
+/// A text's width in a terminal: Han and full-width characters take two columns.
+fn display_width(text: &str) -> usize {
+    text.chars()
+        .map(|ch| {
+            if is_han(ch)
+                || ('\u{ff01}'..='\u{ff60}').contains(&ch)
+                || ('\u{3000}'..='\u{303f}').contains(&ch)
+            {
+                2
+            } else {
+                1
+            }
+        })
+        .sum()
+}
+
+fn column_width<'a>(texts: impl Iterator<Item = &'a str>) -> usize {
+    texts.map(display_width).max().unwrap_or(0).max(6)
+}
+
+/// `text` padded with spaces to `width` columns.
+fn pad(text: &str, width: usize) -> String {
+    let mut padded = text.to_string();
+    for _ in display_width(text)..width {
+        padded.push(' ');
+    }
+    padded
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn han_characters_take_two_columns() {
+        assert_eq!(display_width("日程"), 4);
+        assert_eq!(display_width("add"), 3);
+        assert_eq!(pad("日程", 6), "日程  ");
+    }
+}
