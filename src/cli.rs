@@ -30,8 +30,8 @@ usage:
   toolsearch serve   [--catalog PATH] [--retriever NAME]     JSON Lines on stdin → one answer line each
   toolsearch eval    [--catalog PATH] --qrels FILE [--retriever NAME] [--param KEY=VALUE]... [--compare NAME]
                      [--json] [--worst N]
-  toolsearch why     [--catalog PATH] --query Q [--limit N] [--retriever NAME] [--param KEY=VALUE]... [TOOL]...
-                                                              the ranking explained term by term
+  toolsearch why     [--catalog PATH] (--query Q | --qrels FILE --case ID) [--limit N] [--retriever NAME]
+                     [--param KEY=VALUE]... [TOOL]...        the ranking explained term by term
   toolsearch catalog verify|hash [--catalog PATH]
   toolsearch catalog lint [--catalog PATH] [--json] [--fail-under SHARE]   findability audit
   toolsearch catalog import --from mcp|openai --product ID [--name NAME] INPUT.json|-
@@ -234,6 +234,8 @@ fn parse(argv: Vec<OsString>) -> Result<Invocation> {
             }
             "--compact" if allowed(&["inspect"]) && inline.is_none() => {}
             "--qrels" if allowed(&["eval"]) => eval_args.qrels = Some(args.value(&flag, inline)?),
+            "--qrels" if allowed(&["why"]) => why_args.qrels = Some(args.value(&flag, inline)?),
+            "--case" if allowed(&["why"]) => why_args.case = Some(args.value(&flag, inline)?),
             "--compare" if allowed(&["eval"]) => {
                 eval_args.compare = Some(args.value(&flag, inline)?)
             }
@@ -328,12 +330,7 @@ fn parse(argv: Vec<OsString>) -> Result<Invocation> {
             }
             Command::Eval(eval_args)
         }
-        "why" => {
-            if why_args.query.is_none() {
-                return Err(transport("why needs --query Q"));
-            }
-            Command::Why(why_args)
-        }
+        "why" => Command::Why(why_args),
         "catalog-verify" => Command::CatalogVerify,
         "catalog-lint" => Command::CatalogLint(lint_args),
         "catalog-import" => {

@@ -18,12 +18,23 @@ use crate::{request, wire};
 #[derive(Debug, Default)]
 pub struct WhyArgs {
     pub query: Option<String>,
+    /// With `case`: a qrels file and the id of the case whose request is explained.
+    pub qrels: Option<String>,
+    pub case: Option<String>,
     /// How many of the answer's first tools to explain (default [`DEFAULT_LIMIT`]).
     pub limit: Option<String>,
     /// Tools to explain too, by canonical or CLI path.
     pub tools: Vec<String>,
     /// Retriever configuration overrides, as `eval --param`.
     pub params: Vec<(String, String)>,
+}
+
+/// One request to explain, with the tools it names and a note on each (how a case judged it).
+struct Pending {
+    /// The case and subquery it comes from (empty for `--query`).
+    title: String,
+    request: wire::SearchRequest,
+    named: Vec<(String, String)>,
 }
 
 /// The answer's tools explained when `--limit` is not given.
@@ -33,13 +44,10 @@ pub const DEFAULT_LIMIT: usize = 3;
 ///
 /// # Errors
 /// The request's validation reasons (as `search`), `unknown_tool` for a named tool the
-/// catalog lacks, `unknown_retriever`, and `invalid_transport` for a bad `--param` or a
-/// retriever that cannot explain its scores.
+/// catalog lacks, `invalid_qrels` for an unreadable qrels file or an unknown case,
+/// `ambiguous_input` for both a query and a case, `unknown_retriever`, and
+/// `invalid_transport` for a bad `--param` or a retriever that cannot explain its scores.
 pub fn run(catalog: Catalog, retriever: &str, args: &WhyArgs) -> Result<String> {
-    let query = args
-        .query
-        .clone()
-        .ok_or_else(|| Error::new(Reason::QueryRequired, "why needs --query Q"))?;
     let limit = match &args.limit {
         None => DEFAULT_LIMIT as i64,
         Some(text) => text.parse::<i64>().map_err(|_| {
@@ -49,42 +57,149 @@ pub fn run(catalog: Catalog, retriever: &str, args: &WhyArgs) -> Result<String> 
             )
         })?,
     };
-    let wire_request = wire::SearchRequest {
-        version: Some(wire::SEARCH_VERSION.to_string()),
-        query: Some(query),
-        subqueries: None,
-        limit: Some(serde_json::Number::from(limit)),
-        candidate_limit: None,
-        product_ids: None,
-        effects: None,
-        exclude_canonical: None,
+    let mut requests: Vec<Pending> = Vec::new();
+    let wire_request = |query: String, filters: Option<&wire::CaseFilters>| {
+        let non_empty = |v: &Vec<String>| (!v.is_empty()).then(|| v.clone());
+        wire::SearchRequest {
+            version: Some(wire::SEARCH_VERSION.to_string()),
+            query: Some(query),
+            subqueries: None,
+            limit: Some(serde_json::Number::from(limit)),
+            candidate_limit: None,
+            product_ids: filters.and_then(|f| non_empty(&f.product_ids)),
+            effects: filters.and_then(|f| non_empty(&f.effects)),
+            exclude_canonical: filters.and_then(|f| non_empty(&f.exclude_canonical)),
+        }
     };
-    let validated = request::validate_search(&wire_request, &catalog)?;
-    let named = args
+    let named: Vec<(String, String)> = args
         .tools
         .iter()
-        .map(|path| {
-            resolve_identity(&catalog, path).ok_or_else(|| {
-                Error::new(
-                    Reason::UnknownTool,
-                    format!("no tool `{path}` in this catalog"),
-                )
+        .map(|tool| (tool.clone(), String::new()))
+        .collect();
+    if args.qrels.is_some() && args.case.is_none() {
+        return Err(Error::new(
+            Reason::InvalidTransport,
+            "`--qrels` needs --case ID",
+        ));
+    }
+    match (&args.query, &args.case) {
+        (Some(_), Some(_)) => {
+            return Err(Error::new(
+                Reason::AmbiguousInput,
+                "give either --query or --qrels with --case, not both",
+            ))
+        }
+        (Some(query), None) => requests.push(Pending {
+            title: String::new(),
+            request: wire_request(query.clone(), None),
+            named,
+        }),
+        (None, Some(id)) => {
+            let path = args.qrels.as_deref().ok_or_else(|| {
+                Error::new(Reason::InvalidTransport, "`--case` needs --qrels FILE")
+            })?;
+            let qrels = crate::eval::load_qrels(path)?;
+            let case = qrels.cases.iter().find(|c| &c.id == id).ok_or_else(|| {
+                Error::new(Reason::InvalidQrels, format!("{path}: no case `{id}`"))
+            })?;
+            // The case's judged tools (most relevant first), then its forbidden ones.
+            let mut judged: Vec<(String, String)> = case
+                .qrels
+                .iter()
+                .map(|j| (j.canonical.clone(), format!("judged {}", j.relevance)))
+                .collect();
+            judged.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            judged.extend(
+                case.forbidden
+                    .iter()
+                    .map(|f| (f.clone(), "forbidden".to_string())),
+            );
+            judged.extend(named);
+            let expect = match case.expect {
+                Some(wire::Expect::Abstain) => " (expects abstain)",
+                _ => "",
+            };
+            let arms: Vec<String> = match &case.workflow {
+                Some(workflow) => workflow.subqueries.clone(),
+                None => vec![case.query.clone()],
+            };
+            let count = arms.len();
+            for (at, arm) in arms.into_iter().enumerate() {
+                let (query, _) = crate::eval::cut_query(&arm);
+                let title = if count > 1 {
+                    format!("case {id}{expect}, subquery {} of {count}", at + 1)
+                } else {
+                    format!("case {id}{expect}")
+                };
+                requests.push(Pending {
+                    title,
+                    request: wire_request(query, case.filters.as_ref()),
+                    named: judged.clone(),
+                });
+            }
+        }
+        (None, None) => {
+            return Err(Error::new(
+                Reason::InvalidTransport,
+                "why needs --query Q, or --qrels FILE --case ID",
+            ))
+        }
+    }
+    let mut resolved = Vec::with_capacity(requests.len());
+    for Pending {
+        title,
+        request: wire_request,
+        named,
+    } in requests
+    {
+        let validated = request::validate_search(&wire_request, &catalog)?;
+        let tools = named
+            .iter()
+            .map(|(path, note)| {
+                resolve_identity(&catalog, path)
+                    .map(|tool| (tool, note.clone()))
+                    .ok_or_else(|| {
+                        Error::new(
+                            Reason::UnknownTool,
+                            format!("no tool `{path}` in this catalog"),
+                        )
+                    })
             })
-        })
-        .collect::<Result<Vec<ToolId>>>()?;
+            .collect::<Result<Vec<(ToolId, String)>>>()?;
+        resolved.push((title, validated, tools));
+    }
     let engine = crate::eval::engine_with_params(catalog, retriever, &args.params)?;
-    let catalog = engine.catalog();
-    let outcome = search::search(catalog, &engine, &validated);
-    let query = validated.query.as_deref().unwrap_or_default();
-
     let mut out = String::new();
+    for (at, (title, validated, named)) in resolved.iter().enumerate() {
+        if at > 0 {
+            out.push('\n');
+        }
+        if !title.is_empty() {
+            let _ = writeln!(out, "{title}");
+        }
+        explain_request(&mut out, &engine, validated, named, &args.params)?;
+    }
+    Ok(out)
+}
+
+/// One request's report.
+fn explain_request(
+    out: &mut String,
+    engine: &crate::Engine,
+    validated: &request::SearchRequest,
+    named: &[(ToolId, String)],
+    params: &[(String, String)],
+) -> Result<()> {
+    let catalog = engine.catalog();
+    let outcome = search::search(catalog, engine, validated);
+    let query = validated.query.as_deref().unwrap_or_default();
     let _ = writeln!(out, "request    {query}");
     let _ = write!(
         out,
         "catalog    {} tools · retriever {}{} · answer {}",
         catalog.tools().len(),
         engine.name(),
-        params_note(&args.params),
+        params_note(params),
         outcome.strategy
     );
     if outcome.weak_match {
@@ -101,16 +216,16 @@ pub fn run(catalog: Catalog, retriever: &str, args: &WhyArgs) -> Result<String> 
             out,
             "\nThe request names a tool exactly (the exact guard): no lexical ranking to explain."
         );
-        return Ok(out);
+        return Ok(());
     }
 
     // The whole lexical ranking, for the rank of a named tool beyond the answer.
     let eligible = validated.filters.eligible(catalog);
     let ranking = engine.search(query, &eligible, catalog.tools().len());
     let mut tools: Vec<ToolId> = outcome.candidates.iter().map(|c| c.tool).collect();
-    for tool in named {
-        if !tools.contains(&tool) {
-            tools.push(tool);
+    for (tool, _) in named {
+        if !tools.contains(tool) {
+            tools.push(*tool);
         }
     }
     let explanation = engine.explain(query, &tools).ok_or_else(|| {
@@ -122,12 +237,17 @@ pub fn run(catalog: Catalog, retriever: &str, args: &WhyArgs) -> Result<String> 
             ),
         )
     })?;
-    write_terms(&mut out, &explanation);
+    write_terms(out, &explanation);
     for score in &explanation.tools {
         let rank = ranking.iter().position(|hit| hit.tool == score.tool);
-        write_tool(&mut out, catalog, &explanation, score, rank, &eligible);
+        let notes: Vec<&str> = named
+            .iter()
+            .filter(|(tool, note)| *tool == score.tool && !note.is_empty())
+            .map(|(_, note)| note.as_str())
+            .collect();
+        write_tool(out, catalog, &explanation, score, rank, &eligible, &notes);
     }
-    Ok(out)
+    Ok(())
 }
 
 fn params_note(params: &[(String, String)]) -> String {
@@ -195,17 +315,22 @@ fn write_tool(
     score: &ToolScore,
     rank: Option<usize>,
     eligible: &[bool],
+    notes: &[&str],
 ) {
     let path = &catalog.tool(score.tool).def.canonical_path;
     let rank = match rank {
         Some(at) => format!("rank {}", at + 1),
         None if !eligible.get(score.tool as usize).copied().unwrap_or(false) => {
-            "not eligible (unavailable)".to_string()
+            "not eligible (filtered or unavailable)".to_string()
         }
         None => "unranked".to_string(),
     };
     let sum: f64 = score.fields.iter().sum();
-    let _ = writeln!(out, "\n{rank}  {path}");
+    let _ = write!(out, "\n{rank}  {path}");
+    if !notes.is_empty() {
+        let _ = write!(out, "  ({})", notes.join(", "));
+    }
+    out.push('\n');
     if score.parts.is_empty() {
         let _ = writeln!(out, "  no term of the request occurs in this tool's fields");
         return;

@@ -11,7 +11,8 @@ const QUERY: &str = "撤回刚才发到项目群的消息";
 fn block<'a>(report: &'a str, canonical: &str) -> Vec<&'a str> {
     let mut lines = report.lines().skip_while(|line| {
         !(line.starts_with("rank ") || line.starts_with("unranked") || line.starts_with("not "))
-            || !line.ends_with(&format!("  {canonical}"))
+            || !(line.ends_with(&format!("  {canonical}"))
+                || line.contains(&format!("  {canonical}  (")))
     });
     let mut block = Vec::new();
     if let Some(first) = lines.next() {
@@ -108,6 +109,33 @@ fn why_says_when_a_tool_matches_nothing_and_when_identity_answers() {
 fn why_fails_like_every_command() {
     let cases: &[(&[&str], &str)] = &[
         (&["why"], "invalid_transport"),
+        (&["why", "--case", "B-wf-007"], "invalid_transport"),
+        (
+            &["why", "--query", "撤回消息", "--qrels", "qrels/dev.json"],
+            "invalid_transport",
+        ),
+        (
+            &[
+                "why",
+                "--qrels",
+                "qrels/no-such-file.json",
+                "--case",
+                "B-wf-007",
+            ],
+            "invalid_qrels",
+        ),
+        (
+            &[
+                "why",
+                "--query",
+                "撤回消息",
+                "--qrels",
+                "qrels/dev.json",
+                "--case",
+                "B-wf-007",
+            ],
+            "ambiguous_input",
+        ),
         (
             &["why", "--query", "撤回消息", "no.such_tool"],
             "unknown_tool",
@@ -139,5 +167,47 @@ fn why_fails_like_every_command() {
     for (args, reason) in cases {
         let run = ts(args).run();
         assert_eq!(run.reason(), *reason, "{args:?}: {run:?}");
+    }
+    let dev = repo().join("qrels/dev.json").display().to_string();
+    let run = ts(&["why", "--qrels", &dev, "--case", "no-such-case"]).run();
+    assert_eq!(run.reason(), "invalid_qrels");
+    assert!(run.stderr.contains("no case `no-such-case`"), "{run:?}");
+}
+
+#[test]
+fn why_explains_a_judged_case_arm_by_arm_with_its_judgements() {
+    let dev = repo().join("qrels/dev.json").display().to_string();
+    let run = ts(&["why", "--qrels", &dev, "--case", "B-wf-007", "--limit", "1"]).run();
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    let report = &run.stdout;
+    let qrels: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&dev).unwrap()).unwrap();
+    let case = qrels["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "B-wf-007")
+        .expect("the case");
+    let subqueries = case["workflow"]["subqueries"].as_array().unwrap();
+    assert_eq!(subqueries.len(), 2);
+    for (at, subquery) in subqueries.iter().enumerate() {
+        let title = format!("case B-wf-007, subquery {} of 2", at + 1);
+        let request = format!("request    {}", subquery.as_str().unwrap());
+        let lines: Vec<&str> = report.lines().collect();
+        let start = lines.iter().position(|l| *l == title).expect(&title);
+        assert_eq!(lines[start + 1], request, "{report}");
+    }
+    // Every judged and forbidden tool is explained under each arm, with its judgement.
+    for judgement in case["qrels"].as_array().unwrap() {
+        let note = format!(
+            "  {}  (judged {})",
+            judgement["canonical"].as_str().unwrap(),
+            judgement["relevance"]
+        );
+        assert_eq!(report.matches(&note).count(), 2, "{note}: {report}");
+    }
+    for forbidden in case["forbidden"].as_array().unwrap() {
+        let note = format!("  {}  (forbidden)", forbidden.as_str().unwrap());
+        assert_eq!(report.matches(&note).count(), 2, "{note}: {report}");
     }
 }
