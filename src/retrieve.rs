@@ -428,7 +428,6 @@ impl FieldedBm25 {
         };
         let prepared = PreparedQuery::new(query);
         let kept_only = self.kept_only_terms(query, &prepared);
-        let time_only = self.time_only_terms(&prepared);
         let quoted = if self.config.quoted_weight != 1.0 || !self.config.expand_quoted {
             split_quoted(query)
         } else {
@@ -445,9 +444,6 @@ impl FieldedBm25 {
                 let mut weight = (1.0 + f64::from(qtf)).ln();
                 if kept_only.binary_search(&term).is_ok() {
                     weight *= self.config.keep_clause_weight;
-                }
-                if time_only.binary_search(&term).is_ok() {
-                    weight *= self.config.time_word_weight;
                 }
                 if quoted_only.binary_search(&term).is_ok() {
                     weight *= self.config.quoted_weight;

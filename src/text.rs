@@ -35,7 +35,7 @@ pub use forms::is_han;
 pub use han::fnv1a;
 pub use lexicon::{LearnedPairs, Lexicon, PreparedQuery};
 pub use quoted::split_quoted;
-pub use values::{named_values, split_time_words, NamedValues};
+pub use values::{named_values, NamedValues};
 pub use wordnet::each_related as each_wordnet_related;
 
 use std::borrow::Cow;

@@ -36,10 +36,6 @@ pub struct Bm25Config {
     /// Query-term weight multiplier for the user's terms that occur only inside quoted spans
     /// (a quoted name or message text, see `text::split_quoted`; 1 = off; docs/adr/0010).
     pub quoted_weight: f64,
-    /// The request's own terms that only its time words hold (今天, 下午, Friday:
-    /// `text::split_time_words`) weigh this times as much: they say when, not what
-    /// (docs/adr/0010, time-word addendum; 1 = off).
-    pub time_word_weight: f64,
     /// Whether lexicon expansions come from the whole query (true) or only from the text
     /// outside its quoted spans.
     pub expand_quoted: bool,
@@ -156,7 +152,6 @@ impl Bm25Config {
             "change_penalty" => self.change_penalty = number()?,
             "keep_clause_weight" => self.keep_clause_weight = number()?,
             "quoted_weight" => self.quoted_weight = number()?,
-            "time_word_weight" => self.time_word_weight = number()?,
             "expand_quoted" => self.expand_quoted = flag()?,
             "id_shape_weight" => self.id_shape_weight = number()?,
             "id_shapes" => self.analyzer.id_shapes = flag()?,
@@ -231,7 +226,6 @@ impl Bm25Config {
         change_penalty: 0.7,
         keep_clause_weight: 0.0,
         quoted_weight: 0.25,
-        time_word_weight: 1.0,
         expand_quoted: true,
         id_shape_weight: 2.0,
         shingle_weight: 1.0,
@@ -283,7 +277,6 @@ impl Bm25Config {
         change_penalty: 1.0,
         keep_clause_weight: 1.0,
         quoted_weight: 1.0,
-        time_word_weight: 1.0,
         expand_quoted: true,
         id_shape_weight: 1.0,
         shingle_weight: 1.0,

@@ -151,18 +151,6 @@ impl FieldedBm25 {
         self.terms_only_in(&keep, &rest)
     }
 
-    /// The request's own terms that only its time words hold (sorted, unique; none when
-    /// `time_word_weight` is 1).
-    pub(super) fn time_only_terms(&self, prepared: &PreparedQuery) -> Vec<u32> {
-        if self.config.time_word_weight == 1.0 {
-            return Vec::new();
-        }
-        match crate::text::split_time_words(prepared.lowered()) {
-            Some((rest, words)) => self.terms_only_in(&words, &rest),
-            None => Vec::new(),
-        }
-    }
-
     /// The ids (sorted, unique) of the terms of `part` that `rest` does not have.
     pub(super) fn terms_only_in(&self, part: &str, rest: &str) -> Vec<u32> {
         if part.is_empty() {

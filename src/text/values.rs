@@ -1,8 +1,6 @@
 //! Values a request names: a calendar date ("on March 8th", 2023-03-08, 3月8日, 明天), a phone
 //! number, an amount of money, a time of day. A request that names such a value wants a tool
-//! that takes one (ADR 0011's addenda). Also the words that only say when (今天, 下午, Friday:
-//! [`split_time_words`]), which tell the request's occasion, not the tool it needs (ADR 0010's
-//! time-word addendum). Detection only; the retriever decides what a value adds
+//! that takes one (ADR 0011's addenda). Detection only; the retriever decides what a value adds
 //! to the query. Every detector reads the NFKC, lower-cased request through one small token
 //! scanner (digit runs, letter runs, spaces, single characters); there is no regex engine.
 
@@ -288,84 +286,6 @@ pub fn named_values(lowered: &str, relative_dates: bool) -> NamedValues {
     }
 }
 
-/// Han words that only say when. Longest first among those sharing a start.
-const HAN_TIME_WORDS: &[&str] = &[
-    "下下周", "这个月", "下个月", "上个月", "一会儿", "星期一", "星期二", "星期三", "星期四",
-    "星期五", "星期六", "星期日", "星期天", "礼拜一", "礼拜二", "礼拜三", "礼拜四", "礼拜五",
-    "礼拜六", "礼拜天", "今天", "明天", "后天", "昨天", "前天", "今日", "明日", "昨日", "今早",
-    "今晚", "明早", "明晚", "上午", "下午", "中午", "晚上", "早上", "傍晚", "凌晨", "本周", "这周",
-    "下周", "上周", "本月", "周一", "周二", "周三", "周四", "周五", "周六", "周日", "周天", "周末",
-    "月底", "月初", "年底", "刚才", "待会", "稍后",
-];
-
-/// English words that only say when (a plural too: "mondays").
-const ENGLISH_TIME_WORDS: &[&str] = &[
-    "afternoon", "evening", "fri", "friday", "mon", "monday", "morning", "noon", "sat",
-    "saturday", "sun", "sunday", "thu", "thursday", "today", "tomorrow", "tonight", "tue",
-    "tuesday", "wed", "wednesday", "weekend", "yesterday",
-];
-
-/// The (NFKC, lower-cased) text split into what is left when its time words are blanked out
-/// (each a space, so no term forms across one) and the time words, one per line; `None`
-/// when it names none. A term only the second part holds says when, not what.
-pub fn split_time_words(lowered: &str) -> Option<(String, String)> {
-    let tokens = tokens(lowered);
-    let mut rest = String::new();
-    let mut words = String::new();
-    let mut at = 0;
-    while at < tokens.len() {
-        match tokens[at] {
-            Token::Letters(word) => {
-                let singular = word.strip_suffix('s').unwrap_or(word);
-                if ENGLISH_TIME_WORDS.binary_search(&word).is_ok()
-                    || ENGLISH_TIME_WORDS.binary_search(&singular).is_ok()
-                {
-                    words.push_str(word);
-                    words.push('\n');
-                    rest.push(' ');
-                } else {
-                    rest.push_str(word);
-                }
-                at += 1;
-            }
-            Token::Char(ch) if crate::text::is_han(ch) => {
-                let found = HAN_TIME_WORDS.iter().find(|word| {
-                    let mut chars = word.chars();
-                    chars.next() == Some(ch)
-                        && chars.enumerate().all(|(offset, next)| {
-                            tokens.get(at + 1 + offset) == Some(&Token::Char(next))
-                        })
-                });
-                match found {
-                    Some(word) => {
-                        words.push_str(word);
-                        words.push('\n');
-                        rest.push(' ');
-                        at += word.chars().count();
-                    }
-                    None => {
-                        rest.push(ch);
-                        at += 1;
-                    }
-                }
-            }
-            Token::Char(ch) => {
-                rest.push(ch);
-                at += 1;
-            }
-            Token::Digits(digits) => {
-                rest.push_str(digits);
-                at += 1;
-            }
-            Token::Space => {
-                rest.push(' ');
-                at += 1;
-            }
-        }
-    }
-    (!words.is_empty()).then_some((rest, words))
-}
-
 fn date_in(tokens: &[Token<'_>], lowered: &str, relative: bool) -> bool {
     let patterns: [fn(&mut At<'_, '_>) -> bool; 5] =
         [year_first, year_last, han_month_day, month_day, day_month];
@@ -593,36 +513,7 @@ fn time_in(tokens: &[Token<'_>], lowered: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{named_values, split_time_words, ENGLISH_TIME_WORDS, HAN_TIME_WORDS};
-
-    #[test]
-    fn time_words_are_split_off_whole() {
-        assert_eq!(
-            split_time_words("把今天下午站会改到四点"),
-            Some(("把  站会改到四点".to_string(), "今天\n下午\n".to_string()))
-        );
-        assert_eq!(
-            split_time_words("move friday's sync to mondays"),
-            Some(("move  's sync to  ".to_string(), "friday\nmondays\n".to_string()))
-        );
-        // Inside a longer word it is no time word: "sundae", "monitor", "wedding".
-        assert_eq!(split_time_words("sundae monitor wedding 周报"), None);
-        assert_eq!(
-            split_time_words("星期三的例会"),
-            Some((" 的例会".to_string(), "星期三\n".to_string()))
-        );
-    }
-
-    #[test]
-    fn the_time_word_lists_are_sorted_for_their_searches() {
-        assert!(ENGLISH_TIME_WORDS.windows(2).all(|w| w[0] < w[1]));
-        // A Han word never precedes a longer one it begins (the first match is the longest).
-        for (at, word) in HAN_TIME_WORDS.iter().enumerate() {
-            for longer in &HAN_TIME_WORDS[at + 1..] {
-                assert!(!longer.starts_with(word), "{longer} after {word}");
-            }
-        }
-    }
+    use super::named_values;
 
     fn has_date(text: &str, relative: bool) -> bool {
         named_values(text, relative).date
