@@ -246,8 +246,80 @@ fn explain_request(
             .map(|(_, note)| note.as_str())
             .collect();
         write_tool(out, catalog, &explanation, score, rank, &eligible, &notes);
+        // A named tool that is not the answer's first: what the first one leads it by.
+        if let Some(first) = explanation.tools.first().filter(|first| {
+            first.tool != score.tool
+                && !outcome.candidates.is_empty()
+                && named.iter().any(|(tool, _)| *tool == score.tool)
+                && !outcome.candidates.iter().any(|c| c.tool == score.tool)
+        }) {
+            write_lead(out, catalog, &explanation, first, score);
+        }
     }
     Ok(())
+}
+
+/// How many terms each side of a lead lists.
+const LEAD_TERMS: usize = 5;
+
+/// The terms by which the answer's first tool leads `other` (each term's contribution times
+/// its tool's multipliers, as in the scores), largest first, and those by which `other` leads.
+fn write_lead(
+    out: &mut String,
+    catalog: &Catalog,
+    explanation: &Explanation,
+    first: &ToolScore,
+    other: &ToolScore,
+) {
+    let scaled = |score: &ToolScore| {
+        let scale = score.intent * score.coord_factor;
+        let mut by_term = vec![0.0; explanation.terms.len()];
+        for (at, part) in &score.parts {
+            by_term[*at] = part.iter().sum::<f64>() * scale;
+        }
+        by_term
+    };
+    let (ahead, behind) = (scaled(first), scaled(other));
+    let mut differences: Vec<(usize, f64)> = ahead
+        .iter()
+        .zip(&behind)
+        .enumerate()
+        .map(|(at, (a, b))| (at, a - b))
+        .filter(|(_, d)| *d != 0.0)
+        .collect();
+    // Largest first; ties in term order (display only).
+    differences.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let list = |items: &mut dyn Iterator<Item = &(usize, f64)>| {
+        items
+            .map(|(at, d)| format!("{} {:+.3}", explanation.terms[*at].text, d.abs()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let first_path = &catalog.tool(first.tool).def.canonical_path;
+    let _ = writeln!(
+        out,
+        "  behind {first_path} by {:.3}",
+        first.score - other.score
+    );
+    let leads = list(
+        &mut differences
+            .iter()
+            .filter(|(_, d)| *d > 0.0)
+            .take(LEAD_TERMS),
+    );
+    let trails = list(
+        &mut differences
+            .iter()
+            .rev()
+            .filter(|(_, d)| *d < 0.0)
+            .take(LEAD_TERMS),
+    );
+    if !leads.is_empty() {
+        let _ = writeln!(out, "    it gains most on:   {leads}");
+    }
+    if !trails.is_empty() {
+        let _ = writeln!(out, "    this gains most on: {trails}");
+    }
 }
 
 fn params_note(params: &[(String, String)]) -> String {

@@ -65,6 +65,28 @@ fn why_prints_the_scores_search_explains_and_a_named_tool_beyond_them() {
         .and_then(|n| n.parse().ok())
         .expect("a rank");
     assert!(rank > 2, "{report}");
+    // ... and the first tool's lead over it, term by term.
+    let first = search["candidates"][0]["canonical_path"].as_str().unwrap();
+    let first_total = search["candidates"][0]["score_breakdown"]["total"]
+        .as_f64()
+        .unwrap();
+    let named_total: f64 = named[1]["  score ".len()..]
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("a score");
+    let lead = named
+        .iter()
+        .find(|line| line.starts_with(&format!("  behind {first} by ")))
+        .expect("the lead over the named tool");
+    let by: f64 = lead.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!((by - (first_total - named_total)).abs() < 0.002, "{lead}");
+    assert!(
+        named
+            .iter()
+            .any(|line| line.starts_with("    it gains most on:   ")),
+        "{report}"
+    );
     // Same request, same bytes.
     let again = ts(&["why", "--query", QUERY, "--limit", "2", "ding.recall"]).run();
     assert_eq!(again.stdout, run.stdout);
@@ -82,11 +104,13 @@ fn why_says_when_a_tool_matches_nothing_and_when_identity_answers() {
     ])
     .run();
     assert_eq!(run.code, 0, "{run:?}");
+    let recall = block(&run.stdout, "alpha.recall_message");
     assert_eq!(
-        block(&run.stdout, "alpha.recall_message"),
+        recall[..3.min(recall.len())],
         [
             "unranked  alpha.recall_message",
-            "  no term of the request occurs in this tool's fields"
+            "  no term of the request occurs in this tool's fields",
+            "  behind alpha.send_message by 1.717",
         ],
         "{}",
         run.stdout
