@@ -362,20 +362,21 @@ fn write_terms(out: &mut String, explanation: &Explanation) {
     let width = column_width(explanation.terms.iter().map(|t| t.text.as_str()));
     let _ = writeln!(
         out,
-        "  {}  origin    weight     idf    tools  coverage",
+        "  {}  origin    weight     idf    tools  coverage  group",
         pad("term", width)
     );
     for term in &explanation.terms {
-        let _ = writeln!(
-            out,
-            "  {}  {:<8} {:>7.3} {:>7.3} {:>8}  {}",
+        let line = format!(
+            "  {}  {:<8} {:>7.3} {:>7.3} {:>8}  {:<8}  {}",
             pad(&term.text, width),
             term.origin.name(),
             term.weight,
             term.idf,
             term.df,
-            if term.counts_for_coverage { "yes" } else { "" }
+            if term.counts_for_coverage { "yes" } else { "" },
+            term.group.unwrap_or("")
         );
+        let _ = writeln!(out, "{}", line.trim_end());
     }
 }
 

@@ -883,6 +883,25 @@ fn explanation_adds_up(query: &str, eligible: &[bool]) -> Result<(), TestCaseErr
     Ok(())
 }
 
+/// `why`'s lexicon groups are the expansion, group by group: joined in order they are the very
+/// texts `Lexicon::expansion` gives, on every judged query.
+#[test]
+fn the_expansion_by_group_is_the_expansion_on_judged_queries() {
+    let lexicon = toolsearch::text::Lexicon::builtin();
+    let mut grouped_any = 0;
+    for query in judged_queries() {
+        let prepared = toolsearch::text::PreparedQuery::new(&query);
+        let groups = lexicon.expansion_by_group(&prepared);
+        grouped_any += usize::from(groups.len() > 1);
+        let joined: Vec<u32> = groups.into_iter().flat_map(|(_, texts)| texts).collect();
+        assert_eq!(joined, lexicon.expansion(&prepared), "{query}");
+    }
+    assert!(
+        grouped_any > 1_000,
+        "only {grouped_any} requests touch two groups"
+    );
+}
+
 /// The same on every judged query, all tools eligible.
 #[test]
 fn explanations_add_up_on_judged_queries() {

@@ -41,6 +41,8 @@ pub struct ExplainedTerm {
     pub df: usize,
     /// Whether its idf counts toward coverage (a word of the user's own).
     pub counts_for_coverage: bool,
+    /// For a lexicon expansion, the first phrase of the group that brought it.
+    pub group: Option<&'static str>,
 }
 
 /// One tool's score, term by term.
@@ -63,6 +65,28 @@ pub struct ToolScore {
 }
 
 impl FieldedBm25 {
+    /// The lexicon groups `query` touches, each with the term ids its phrases bring, from the
+    /// text `plan_query` expands (outside quoted spans unless `expand_quoted`).
+    fn expansion_groups(&self, query: &str) -> Vec<(&'static str, Vec<u32>)> {
+        let quoted = if self.config.expand_quoted {
+            None
+        } else {
+            split_quoted(query)
+        };
+        let source = PreparedQuery::new(quoted.as_ref().map_or(query, |(outside, _)| outside));
+        Lexicon::builtin()
+            .expansion_by_group(&source)
+            .into_iter()
+            .map(|(head, texts)| {
+                let mut terms = Vec::new();
+                for text in texts {
+                    terms.extend_from_slice(self.expansion_term_ids(text));
+                }
+                (head, terms)
+            })
+            .collect()
+    }
+
     /// The explanation of `query` for `tools`; `None` for a configuration that does not
     /// score with BM25F (`bm25f = false`), whose arithmetic this does not reproduce.
     pub(super) fn explain_terms(&self, query: &str, tools: &[ToolId]) -> Option<Explanation> {
@@ -70,6 +94,7 @@ impl FieldedBm25 {
             return None;
         }
         let plan = self.plan_query(query);
+        let groups = self.expansion_groups(query);
         let k1 = self.config.k1;
         let mut terms = Vec::new();
         let mut own_idf_total = 0.0;
@@ -93,6 +118,14 @@ impl FieldedBm25 {
                 idf: combined.idf,
                 df: combined.df,
                 counts_for_coverage,
+                group: if term.origin == Origin::Lexicon {
+                    groups
+                        .iter()
+                        .find(|(_, terms)| terms.contains(&term.term))
+                        .map(|(head, _)| *head)
+                } else {
+                    None
+                },
             });
         }
         let scores = tools

@@ -468,6 +468,29 @@ impl Lexicon {
         out
     }
 
+    /// [`Lexicon::expansion`] group by group, for `toolsearch why`: each touched group's first
+    /// phrase and the texts it adds (those an earlier group added are not repeated), in the
+    /// same order, so the lists joined are the expansion (`tests/properties.rs` checks it).
+    pub fn expansion_by_group(&self, query: &PreparedQuery) -> Vec<(&'static str, Vec<u32>)> {
+        let mut seen: Vec<u32> = Vec::new();
+        let mut groups = Vec::new();
+        let touched = self.touched_groups(query);
+        for group in (0..self.group_count()).filter(|&g| touched[g]) {
+            let entries = self.group(group);
+            let mut texts = Vec::new();
+            for entry in entries {
+                let id = entry[3];
+                if !seen.contains(&id) && !query.contains(Phrase::compiled(entry), true) {
+                    seen.push(id);
+                    texts.push(id);
+                }
+            }
+            let head = entries.first().map_or("", |entry| self.text(entry[3]));
+            groups.push((head, texts));
+        }
+        groups
+    }
+
     /// How many distinct phrase texts the lexicon has (text ids run below this).
     pub fn text_count(&self) -> usize {
         compiled::TEXT_ENDS.len()
