@@ -205,11 +205,14 @@ impl Analyzer {
         } else {
             Vec::new()
         };
-        let compound = pieces.len() > 1;
+        // An acronym with an inflection (`URLs`, `DINGed`) is one piece shorter than its word.
+        let compound = pieces.len() > 1 || pieces.first().is_some_and(|p| p.len() != word.len());
         lower_into(word, term);
+        let mut whole = String::new();
         if compound || !self.is_stop(term) {
             self.stem(term);
             emit(term);
+            whole.clone_from(term);
             if let (false, Some(pairs)) = (compound, pairs.as_deref_mut()) {
                 pairs.follow(term, emit);
             }
@@ -221,7 +224,10 @@ impl Analyzer {
                 lower_into(piece, term);
                 if !self.is_stop(term) {
                     self.stem(term);
-                    emit(term);
+                    // `URLs` and its piece `URL` stem alike: one term, not two.
+                    if *term != whole {
+                        emit(term);
+                    }
                     if let Some(pairs) = pairs.as_deref_mut() {
                         pairs.follow(term, emit);
                     }
@@ -497,8 +503,14 @@ fn each_run<'t>(text: &'t str, mut f: impl FnMut(Run<'t>)) {
     }
 }
 
+/// What may follow an acronym in one word without starting a word of its own: `URLs`,
+/// `DINGed`, `RSVPd`, `CCing` (ADR 0001, session 19).
+const ACRONYM_INFLECTIONS: &[&str] = &["d", "ed", "er", "ers", "es", "ing", "s"];
+
 /// The pieces of an identifier: split on connectors, then at camelCase boundaries
 /// (`getHTTPResponse` → get, HTTP, Response) and letter/digit boundaries are kept together.
+/// An acronym that ends its part with an inflection is one piece without it (`getURLs` → get,
+/// URL; `DINGed` → DING), not an acronym cut before its last letter (UR, Ls).
 fn identifier_pieces(word: &str) -> Vec<&str> {
     let mut pieces = Vec::new();
     for part in word.split(is_connector) {
@@ -514,12 +526,22 @@ fn identifier_pieces(word: &str) -> Vec<&str> {
             let lower_to_upper = prev.is_lowercase() && cur.is_uppercase();
             let acronym_end =
                 prev.is_uppercase() && cur.is_uppercase() && next.is_some_and(|n| n.is_lowercase());
+            if acronym_end {
+                let rest = &part[chars[idx].0 + cur.len_utf8()..];
+                if ACRONYM_INFLECTIONS.contains(&rest) {
+                    pieces.push(&part[chars[start].0..chars[idx].0 + cur.len_utf8()]);
+                    start = chars.len();
+                    break;
+                }
+            }
             if lower_to_upper || acronym_end {
                 pieces.push(&part[chars[start].0..chars[idx].0]);
                 start = idx;
             }
         }
-        pieces.push(&part[chars[start].0..]);
+        if let Some(&(at, _)) = chars.get(start) {
+            pieces.push(&part[at..]);
+        }
     }
     pieces
 }
@@ -683,6 +705,16 @@ mod tests {
             "getweatherdata get weather data",
         );
         check(NO_PAIRS, "MongoDBError", "mongodberror mongo db error");
+        // An acronym with an inflection: its acronym, not two stray pieces (UR, Ls).
+        check(NO_PAIRS, "send the URLs", "send url");
+        check(NO_PAIRS, "I DINGed them", "dinged ding");
+        check(NO_PAIRS, "RSVPd", "rsvpd rsvp");
+        check(NO_PAIRS, "getURLs", "geturl get url");
+        check(
+            NO_PAIRS,
+            "getHTTPResponse",
+            "gethttpresponse get http response",
+        );
         check(
             NO_PAIRS,
             "dws chat message-send",
