@@ -621,7 +621,7 @@ fn human(report: &LintReport, fail_under: Option<f64>) -> String {
     if !shadowed.is_empty() {
         let _ = writeln!(
             out,
-            "\nshadowed: another tool ranks first for the tool's own title or summary"
+            "\nshadowed: another tool ranks first for the tool's own title or summary\n(`toolsearch why --query TEXT TOOL` shows which words decide it)"
         );
         for (field, tool, probe) in shadowed {
             let _ = writeln!(
