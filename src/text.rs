@@ -212,7 +212,9 @@ impl Analyzer {
         if compound || !self.is_stop(term) {
             self.stem(term);
             emit(term);
-            whole.clone_from(term);
+            if compound {
+                whole.clone_from(term);
+            }
             if let (false, Some(pairs)) = (compound, pairs.as_deref_mut()) {
                 pairs.follow(term, emit);
             }
