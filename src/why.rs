@@ -362,7 +362,7 @@ fn write_terms(out: &mut String, explanation: &Explanation) {
     let width = column_width(explanation.terms.iter().map(|t| t.text.as_str()));
     let _ = writeln!(
         out,
-        "  {}  origin    weight     idf    tools  coverage  group",
+        "  {}  origin    weight     idf    tools  coverage  via",
         pad("term", width)
     );
     for term in &explanation.terms {
@@ -374,7 +374,7 @@ fn write_terms(out: &mut String, explanation: &Explanation) {
             term.idf,
             term.df,
             if term.counts_for_coverage { "yes" } else { "" },
-            term.group.unwrap_or("")
+            term.via.as_deref().unwrap_or("")
         );
         let _ = writeln!(out, "{}", line.trim_end());
     }

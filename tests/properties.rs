@@ -902,6 +902,30 @@ fn the_expansion_by_group_is_the_expansion_on_judged_queries() {
     );
 }
 
+/// `why`'s learned-pair triggers are the learned expansion: their catalog words, sorted and
+/// without repeats, are the very texts `LearnedPairs::expansion` gives, on every judged query.
+#[test]
+fn the_expansion_by_trigger_is_the_learned_expansion_on_judged_queries() {
+    let pairs = toolsearch::text::LearnedPairs::builtin();
+    let mut triggered = 0;
+    for query in judged_queries() {
+        let prepared = toolsearch::text::PreparedQuery::new(&query);
+        let by_trigger = pairs.expansion_by_trigger(&prepared);
+        triggered += usize::from(!by_trigger.is_empty());
+        let mut joined: Vec<u32> = by_trigger
+            .into_iter()
+            .flat_map(|(_, texts)| texts.iter().copied())
+            .collect();
+        joined.sort_unstable();
+        joined.dedup();
+        assert_eq!(joined, pairs.expansion(&prepared), "{query}");
+    }
+    assert!(
+        triggered > 1_000,
+        "only {triggered} requests trigger a pair"
+    );
+}
+
 /// The same on every judged query, all tools eligible.
 #[test]
 fn explanations_add_up_on_judged_queries() {

@@ -41,8 +41,9 @@ pub struct ExplainedTerm {
     pub df: usize,
     /// Whether its idf counts toward coverage (a word of the user's own).
     pub counts_for_coverage: bool,
-    /// For a lexicon expansion, the first phrase of the group that brought it.
-    pub group: Option<&'static str>,
+    /// What brought a joined term: for a lexicon expansion, the first phrase of its group; for
+    /// a learned pair, the request's word that triggered it.
+    pub via: Option<String>,
 }
 
 /// One tool's score, term by term.
@@ -87,6 +88,23 @@ impl FieldedBm25 {
             .collect()
     }
 
+    /// The learned pairs `query` triggers, each trigger's word with the term ids its catalog
+    /// words bring.
+    fn learned_triggers(&self, query: &str) -> Vec<(String, Vec<u32>)> {
+        let learned = self.learned();
+        learned
+            .expansion_by_trigger(&PreparedQuery::new(query))
+            .into_iter()
+            .map(|(word, texts)| {
+                let mut terms = Vec::new();
+                for &text in texts {
+                    terms.extend_from_slice(self.learned_term_ids(text));
+                }
+                (word.to_string(), terms)
+            })
+            .collect()
+    }
+
     /// The explanation of `query` for `tools`; `None` for a configuration that does not
     /// score with BM25F (`bm25f = false`), whose arithmetic this does not reproduce.
     pub(super) fn explain_terms(&self, query: &str, tools: &[ToolId]) -> Option<Explanation> {
@@ -95,6 +113,7 @@ impl FieldedBm25 {
         }
         let plan = self.plan_query(query);
         let groups = self.expansion_groups(query);
+        let triggers = self.learned_triggers(query);
         let k1 = self.config.k1;
         let mut terms = Vec::new();
         let mut own_idf_total = 0.0;
@@ -118,13 +137,16 @@ impl FieldedBm25 {
                 idf: combined.idf,
                 df: combined.df,
                 counts_for_coverage,
-                group: if term.origin == Origin::Lexicon {
-                    groups
+                via: match term.origin {
+                    Origin::Lexicon => groups
                         .iter()
                         .find(|(_, terms)| terms.contains(&term.term))
-                        .map(|(head, _)| *head)
-                } else {
-                    None
+                        .map(|(head, _)| head.to_string()),
+                    Origin::Learned => triggers
+                        .iter()
+                        .find(|(_, terms)| terms.contains(&term.term))
+                        .map(|(word, _)| word.clone()),
+                    _ => None,
                 },
             });
         }

@@ -354,6 +354,43 @@ impl<'a> LearnedPairs<'a> {
         out
     }
 
+    /// The pairs `query` triggers, trigger by trigger, for `toolsearch why`: each query word
+    /// found (as written in the pairs file) and its catalog words' text ids, in the order
+    /// [`LearnedPairs::expansion`] meets them; their union is that expansion
+    /// (`tests/properties.rs` checks it).
+    pub fn expansion_by_trigger(&self, query: &PreparedQuery) -> Vec<(&'a str, &'a [u32])> {
+        let form_of = |q: u32| {
+            self.forms
+                .get(span_checked(self.form_ends, q))
+                .unwrap_or("")
+        };
+        let targets = |q: u32| {
+            self.targets
+                .get(span_checked(self.target_ends, q))
+                .unwrap_or(&[])
+        };
+        let mut out = Vec::new();
+        for (idx, ch) in query.lowered.char_indices() {
+            let first = self.han.partition_point(|t| t[0] < ch as u32);
+            for trigger in self.han[first..].iter().take_while(|t| t[0] == ch as u32) {
+                if query.lowered[idx..].starts_with(form_of(trigger[1])) {
+                    out.push((form_of(trigger[1]), targets(trigger[1])));
+                }
+            }
+        }
+        let word_of = |t: &[u32; 3]| self.forms.get(t[0] as usize..t[1] as usize).unwrap_or("");
+        for word in &query.words {
+            let first = self.words.partition_point(|t| word_of(t) < word.as_str());
+            for trigger in self.words[first..]
+                .iter()
+                .take_while(|t| word_of(t) == word.as_str())
+            {
+                out.push((word_of(trigger), targets(trigger[2])));
+            }
+        }
+        out
+    }
+
     /// How many distinct catalog words there are (text ids run below this).
     pub fn text_count(&self) -> usize {
         self.text_ends.len()
