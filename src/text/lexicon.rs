@@ -315,16 +315,35 @@ impl<'a> LearnedPairs<'a> {
     /// like a lexicon phrase: a text `q` as a substring, a word `q` as a word), as text ids
     /// (see [`LearnedPairs::text`]), sorted, each once. Only `q` triggers.
     pub fn expansion(&self, query: &PreparedQuery) -> Vec<u32> {
-        let form_of = |q: u32| {
-            self.forms
-                .get(span_checked(self.form_ends, q))
-                .unwrap_or("")
-        };
+        let mut out: Vec<u32> = self
+            .triggered(query)
+            .into_iter()
+            .flat_map(|q| self.targets_of(q).iter().copied())
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The pairs `query` triggers, trigger by trigger, for `toolsearch why`: each query word
+    /// found (as written in the pairs file) and its catalog words' text ids, in the order
+    /// [`LearnedPairs::expansion`] meets them; their union is that expansion
+    /// (`tests/properties.rs` checks it).
+    pub fn expansion_by_trigger(&self, query: &PreparedQuery) -> Vec<(&'a str, &'a [u32])> {
+        self.triggered(query)
+            .into_iter()
+            .map(|q| (self.form_of(q), self.targets_of(q)))
+            .collect()
+    }
+
+    /// The query words `q` (by index) that `query` contains: Han texts as substrings in text
+    /// order, then words in word order.
+    fn triggered(&self, query: &PreparedQuery) -> Vec<u32> {
         let mut matched: Vec<u32> = Vec::new();
         for (idx, ch) in query.lowered.char_indices() {
             let first = self.han.partition_point(|t| t[0] < ch as u32);
             for trigger in self.han[first..].iter().take_while(|t| t[0] == ch as u32) {
-                if query.lowered[idx..].starts_with(form_of(trigger[1])) {
+                if query.lowered[idx..].starts_with(self.form_of(trigger[1])) {
                     matched.push(trigger[1]);
                 }
             }
@@ -339,56 +358,21 @@ impl<'a> LearnedPairs<'a> {
                 matched.push(trigger[2]);
             }
         }
-        let mut out: Vec<u32> = matched
-            .into_iter()
-            .flat_map(|q| {
-                self.targets
-                    .get(span_checked(self.target_ends, q))
-                    .unwrap_or(&[])
-                    .iter()
-                    .copied()
-            })
-            .collect();
-        out.sort_unstable();
-        out.dedup();
-        out
+        matched
     }
 
-    /// The pairs `query` triggers, trigger by trigger, for `toolsearch why`: each query word
-    /// found (as written in the pairs file) and its catalog words' text ids, in the order
-    /// [`LearnedPairs::expansion`] meets them; their union is that expansion
-    /// (`tests/properties.rs` checks it).
-    pub fn expansion_by_trigger(&self, query: &PreparedQuery) -> Vec<(&'a str, &'a [u32])> {
-        let form_of = |q: u32| {
-            self.forms
-                .get(span_checked(self.form_ends, q))
-                .unwrap_or("")
-        };
-        let targets = |q: u32| {
-            self.targets
-                .get(span_checked(self.target_ends, q))
-                .unwrap_or(&[])
-        };
-        let mut out = Vec::new();
-        for (idx, ch) in query.lowered.char_indices() {
-            let first = self.han.partition_point(|t| t[0] < ch as u32);
-            for trigger in self.han[first..].iter().take_while(|t| t[0] == ch as u32) {
-                if query.lowered[idx..].starts_with(form_of(trigger[1])) {
-                    out.push((form_of(trigger[1]), targets(trigger[1])));
-                }
-            }
-        }
-        let word_of = |t: &[u32; 3]| self.forms.get(t[0] as usize..t[1] as usize).unwrap_or("");
-        for word in &query.words {
-            let first = self.words.partition_point(|t| word_of(t) < word.as_str());
-            for trigger in self.words[first..]
-                .iter()
-                .take_while(|t| word_of(t) == word.as_str())
-            {
-                out.push((word_of(trigger), targets(trigger[2])));
-            }
-        }
-        out
+    /// Query word `q` as written in the pairs file.
+    fn form_of(&self, q: u32) -> &'a str {
+        self.forms
+            .get(span_checked(self.form_ends, q))
+            .unwrap_or("")
+    }
+
+    /// The catalog words (text ids) of query word `q`.
+    fn targets_of(&self, q: u32) -> &'a [u32] {
+        self.targets
+            .get(span_checked(self.target_ends, q))
+            .unwrap_or(&[])
     }
 
     /// How many distinct catalog words there are (text ids run below this).
