@@ -115,56 +115,59 @@ impl FieldedBm25 {
         let groups = self.expansion_groups(query);
         let triggers = self.learned_triggers(query);
         let k1 = self.config.k1;
-        let mut terms = Vec::new();
-        let mut own_idf_total = 0.0;
-        // Per term kept: its id, weight and idf.
-        let mut kept = Vec::new();
-        for term in &plan.terms {
-            let combined = self.combined_postings(term.term);
-            if combined.df == 0 {
-                continue;
-            }
-            let counts_for_coverage =
-                term.is_own && (!self.marked_terms.contains(&term.term) || !plan.has_word_terms);
-            if counts_for_coverage {
-                own_idf_total += combined.idf;
-            }
-            kept.push((term.term, term.weight, combined.idf, counts_for_coverage));
-            terms.push(ExplainedTerm {
-                text: self.index.terms.term(term.term).to_string(),
-                origin: term.origin,
-                weight: term.weight,
-                idf: combined.idf,
-                df: combined.df,
-                counts_for_coverage,
-                via: match term.origin {
-                    Origin::Lexicon => groups
-                        .iter()
-                        .find(|(_, terms)| terms.contains(&term.term))
-                        .map(|(head, _)| head.to_string()),
-                    Origin::Learned => triggers
-                        .iter()
-                        .find(|(_, terms)| terms.contains(&term.term))
-                        .map(|(word, _)| word.clone()),
-                    _ => None,
-                },
-            });
-        }
+        // The very plans `search` scores with: the terms the index holds, in term order.
+        let plans = self.bm25f_plans(&plan.terms, &|term| {
+            self.counts_for_coverage(term, plan.has_word_terms)
+        });
+        let own_idf_total: f64 = plans
+            .iter()
+            .filter(|p| p.counts_for_coverage)
+            .map(|p| p.idf)
+            .fold(0.0, |total, idf| total + idf);
+        let terms: Vec<ExplainedTerm> = plans
+            .iter()
+            .map(|p| {
+                // `plan.terms` is sorted by term id, and every plan comes from one of them.
+                let origin = plan
+                    .terms
+                    .binary_search_by_key(&p.term, |t| t.term)
+                    .map_or(Origin::Request, |at| plan.terms[at].origin);
+                ExplainedTerm {
+                    text: self.index.terms.term(p.term).to_string(),
+                    origin,
+                    weight: p.query_weight,
+                    idf: p.idf,
+                    df: p.postings.df,
+                    counts_for_coverage: p.counts_for_coverage,
+                    via: match origin {
+                        Origin::Lexicon => groups
+                            .iter()
+                            .find(|(_, terms)| terms.contains(&p.term))
+                            .map(|(head, _)| head.to_string()),
+                        Origin::Learned => triggers
+                            .iter()
+                            .find(|(_, terms)| terms.contains(&p.term))
+                            .map(|(word, _)| word.clone()),
+                        _ => None,
+                    },
+                }
+            })
+            .collect();
         let scores = tools
             .iter()
             .map(|&tool| {
                 let mut parts = Vec::new();
                 let mut fields = [0.0; N_FIELDS];
                 let mut covered = 0.0;
-                for (at, &(term, weight, idf, counts)) in kept.iter().enumerate() {
-                    let Some(row) = self.row_of(term, tool) else {
+                for (at, p) in plans.iter().enumerate() {
+                    let Some(row) = self.row_of(p.term, tool) else {
                         continue;
                     };
                     let mut part = [0.0; N_FIELDS];
-                    accumulate_term(&mut part, &row, weight, idf, k1);
-                    accumulate_term(&mut fields, &row, weight, idf, k1);
-                    if counts {
-                        covered += idf;
+                    accumulate(&mut part, &row, p, k1);
+                    accumulate(&mut fields, &row, p, k1);
+                    if p.counts_for_coverage {
+                        covered += p.idf;
                     }
                     parts.push((at, part));
                 }

@@ -41,7 +41,7 @@ pub(super) struct CombinedPostings {
     tfs: Vec<u16>,
     /// The term's BM25F idf `ln(1 + (N − df + 0.5)/(df + 0.5))`, df = `tools.len()`: computed
     /// once here instead of per query (the same expression, so the same bits).
-    pub(super) idf: f64,
+    idf: f64,
 }
 
 /// Bits per field of [`CombinedPostings::tfs`].
@@ -243,11 +243,7 @@ impl FieldedBm25 {
         scale: &Scale<'_>,
         scratch: &mut Scratch,
     ) {
-        // Character n-grams (`#…`) straddle word boundaries and would drown the signal in
-        // unmatched bigrams; coverage counts the user's words only, unless there are no words.
-        let counts_for_coverage = |term: &QueryTerm| {
-            term.is_own && (!self.marked_terms.contains(&term.term) || !has_word_terms)
-        };
+        let counts_for_coverage = |term: &QueryTerm| self.counts_for_coverage(term, has_word_terms);
         if self.config.bm25f {
             let plans = self.bm25f_plans(weights, &counts_for_coverage);
             let candidates = if self.config.prune {
@@ -304,9 +300,16 @@ impl FieldedBm25 {
         }
     }
 
+    /// Whether `term`'s idf counts toward coverage. Character n-grams (`#…`) straddle word
+    /// boundaries and would drown the signal in unmatched bigrams; coverage counts the user's
+    /// words only, unless there are no words.
+    pub(super) fn counts_for_coverage(&self, term: &QueryTerm, has_word_terms: bool) -> bool {
+        term.is_own && (!self.marked_terms.contains(&term.term) || !has_word_terms)
+    }
+
     /// The query's terms that occur in an indexed field, in sorted term order, with their
     /// BM25F idf (one idf over the union of fields) and postings.
-    fn bm25f_plans<'a>(
+    pub(super) fn bm25f_plans<'a>(
         &'a self,
         weights: &[QueryTerm],
         counts_for_coverage: &dyn Fn(&QueryTerm) -> bool,
@@ -359,7 +362,7 @@ pub(super) struct TermPlan<'a> {
     /// Whether the term's idf counts toward coverage.
     pub(super) counts_for_coverage: bool,
     /// Its id (the field lists are looked up only for a plan that reaches a scored tool).
-    term: u32,
+    pub(super) term: u32,
     pub(super) postings: &'a CombinedPostings,
 }
 
@@ -387,20 +390,14 @@ fn term_score(query_weight: f64, idf: f64, pseudo_tf: f64, k1: f64) -> f64 {
 
 /// Adds one term's contribution to one tool's field accumulators, split over fields by their
 /// share of the pseudo term frequency. The one place BM25F arithmetic happens, for every path.
-fn accumulate(slot: &mut [f64; N_FIELDS], row: &[f64; N_FIELDS], plan: &TermPlan<'_>, k1: f64) {
-    accumulate_term(slot, row, plan.query_weight, plan.idf, k1);
-}
-
-/// [`accumulate`] for a term of weight `query_weight` and idf `idf`.
-pub(super) fn accumulate_term(
+pub(super) fn accumulate(
     slot: &mut [f64; N_FIELDS],
     row: &[f64; N_FIELDS],
-    query_weight: f64,
-    idf: f64,
+    plan: &TermPlan<'_>,
     k1: f64,
 ) {
     let pseudo_tf: f64 = row.iter().sum();
-    let score = term_score(query_weight, idf, pseudo_tf, k1);
+    let score = term_score(plan.query_weight, plan.idf, pseudo_tf, k1);
     for (field_idx, share) in row.iter().enumerate() {
         // A field without the term would add exactly +0.0: skipped, same bits.
         if *share != 0.0 {
