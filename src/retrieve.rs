@@ -394,6 +394,15 @@ impl FieldedBm25 {
         multiplier
     }
 
+    /// The request's text outside its quoted spans when the lexicon expands only that
+    /// (`expand_quoted` off and `quoted` the request's spans); `None` when it expands the whole.
+    fn unexpanded_quotes<'q>(&self, quoted: &'q Option<(String, String)>) -> Option<&'q str> {
+        match quoted {
+            Some((outside, _)) if !self.config.expand_quoted => Some(outside),
+            _ => None,
+        }
+    }
+
     /// One request's terms, joins and intents.
     fn plan_query(&self, query: &str) -> QueryPlan {
         // Query terms (by id; ids follow sorted term order) and their weights: the user's own
@@ -464,12 +473,7 @@ impl FieldedBm25 {
             .collect();
         let mut joins = Joins::default();
         if self.config.expansion_weight > 0.0 {
-            let outside_quotes = match &quoted {
-                Some((outside, _)) if !self.config.expand_quoted => {
-                    Some(PreparedQuery::new(outside))
-                }
-                _ => None,
-            };
+            let outside_quotes = self.unexpanded_quotes(&quoted).map(PreparedQuery::new);
             let mut expanded: Vec<u32> = Vec::new();
             for text in Lexicon::builtin().expansion(outside_quotes.as_ref().unwrap_or(&prepared)) {
                 expanded.extend_from_slice(self.expansion_term_ids(text));

@@ -74,7 +74,7 @@ impl FieldedBm25 {
         } else {
             split_quoted(query)
         };
-        let source = PreparedQuery::new(quoted.as_ref().map_or(query, |(outside, _)| outside));
+        let source = PreparedQuery::new(self.unexpanded_quotes(&quoted).unwrap_or(query));
         Lexicon::builtin()
             .expansion_by_group(&source)
             .into_iter()
