@@ -476,6 +476,34 @@ impl Lexicon {
     /// analyses each text on its own: the same terms as analysing them joined by spaces,
     /// since a space ends every run.
     pub fn expansion(&self, query: &PreparedQuery) -> Vec<u32> {
+        self.scan_expansion(query, |_, _| {})
+    }
+
+    /// [`Lexicon::expansion`] group by group, for `toolsearch why`: the first phrase of each
+    /// group that adds a text, and the texts it adds (those an earlier group added are not
+    /// repeated), in the same order, so the lists joined are the expansion
+    /// (`tests/properties.rs` checks it).
+    pub fn expansion_by_group(&self, query: &PreparedQuery) -> Vec<(&'static str, Vec<u32>)> {
+        let mut groups: Vec<(usize, Vec<u32>)> = Vec::new();
+        self.scan_expansion(query, |group, id| match groups.last_mut() {
+            Some((last, texts)) if *last == group => texts.push(id),
+            _ => groups.push((group, vec![id])),
+        });
+        groups
+            .into_iter()
+            .map(|(group, texts)| {
+                let head = self
+                    .group(group)
+                    .first()
+                    .map_or("", |entry| self.text(entry[3]));
+                (head, texts)
+            })
+            .collect()
+    }
+
+    /// The expansion's text ids, each once, in lexicon order, with `added` told each one's
+    /// group as it is added.
+    fn scan_expansion(&self, query: &PreparedQuery, mut added: impl FnMut(usize, u32)) -> Vec<u32> {
         let mut out: Vec<u32> = Vec::new();
         let touched = self.touched_groups(query);
         for group in (0..self.group_count()).filter(|&g| touched[g]) {
@@ -483,33 +511,11 @@ impl Lexicon {
                 let id = entry[3];
                 if !out.contains(&id) && !query.contains(Phrase::compiled(entry), true) {
                     out.push(id);
+                    added(group, id);
                 }
             }
         }
         out
-    }
-
-    /// [`Lexicon::expansion`] group by group, for `toolsearch why`: each touched group's first
-    /// phrase and the texts it adds (those an earlier group added are not repeated), in the
-    /// same order, so the lists joined are the expansion (`tests/properties.rs` checks it).
-    pub fn expansion_by_group(&self, query: &PreparedQuery) -> Vec<(&'static str, Vec<u32>)> {
-        let mut seen: Vec<u32> = Vec::new();
-        let mut groups = Vec::new();
-        let touched = self.touched_groups(query);
-        for group in (0..self.group_count()).filter(|&g| touched[g]) {
-            let entries = self.group(group);
-            let mut texts = Vec::new();
-            for entry in entries {
-                let id = entry[3];
-                if !seen.contains(&id) && !query.contains(Phrase::compiled(entry), true) {
-                    seen.push(id);
-                    texts.push(id);
-                }
-            }
-            let head = entries.first().map_or("", |entry| self.text(entry[3]));
-            groups.push((head, texts));
-        }
-        groups
     }
 
     /// How many distinct phrase texts the lexicon has (text ids run below this).
