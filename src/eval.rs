@@ -63,6 +63,28 @@ pub fn cut_query(query: &str) -> (String, bool) {
     (out, false)
 }
 
+/// The search request of a judged case: its (cut) query, or its subqueries when it has any,
+/// with its filters; an empty list stays absent. Shared by `eval` and `why`.
+pub fn case_request(
+    query: String,
+    subqueries: Vec<String>,
+    limit: i64,
+    filters: Option<&wire::CaseFilters>,
+) -> wire::SearchRequest {
+    let non_empty = |v: &[String]| (!v.is_empty()).then(|| v.to_vec());
+    let filters = filters.cloned().unwrap_or_default();
+    wire::SearchRequest {
+        version: Some(wire::SEARCH_VERSION.to_string()),
+        query: subqueries.is_empty().then_some(query),
+        subqueries: non_empty(&subqueries),
+        limit: Some(serde_json::Number::from(limit)),
+        candidate_limit: None,
+        product_ids: non_empty(&filters.product_ids),
+        effects: non_empty(&filters.effects),
+        exclude_canonical: non_empty(&filters.exclude_canonical),
+    }
+}
+
 /// Reads and checks a qrels document.
 ///
 /// # Errors
@@ -116,26 +138,12 @@ fn run_case(engine: &Engine, case: &QrelsCase) -> Outcome {
         truncated_query |= was_cut;
         subqueries.push(cut);
     }
-    let filters = case.filters.clone().unwrap_or_default();
-    let non_empty = |v: &Vec<String>| (!v.is_empty()).then(|| v.clone());
-    let wire_request = wire::SearchRequest {
-        version: Some(wire::SEARCH_VERSION.to_string()),
-        query: if subqueries.is_empty() {
-            Some(query)
-        } else {
-            None
-        },
-        subqueries: non_empty(&subqueries),
-        limit: Some(serde_json::Number::from(if is_workflow {
-            WORKFLOW_LIMIT
-        } else {
-            EVAL_LIMIT
-        })),
-        candidate_limit: None,
-        product_ids: non_empty(&filters.product_ids),
-        effects: non_empty(&filters.effects),
-        exclude_canonical: non_empty(&filters.exclude_canonical),
+    let limit = if is_workflow {
+        WORKFLOW_LIMIT
+    } else {
+        EVAL_LIMIT
     };
+    let wire_request = case_request(query, subqueries, limit, case.filters.as_ref());
     let answer = request::validate_search(&wire_request, engine.catalog()).and_then(|validated| {
         let outcome = search::search(engine.catalog(), engine.retriever(), &validated);
         respond::fit(engine.catalog(), &outcome, false).map(|(document, _)| document)

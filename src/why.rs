@@ -59,17 +59,7 @@ pub fn run(catalog: Catalog, retriever: &str, args: &WhyArgs) -> Result<String> 
     };
     let mut requests: Vec<Pending> = Vec::new();
     let wire_request = |query: String, filters: Option<&wire::CaseFilters>| {
-        let non_empty = |v: &Vec<String>| (!v.is_empty()).then(|| v.clone());
-        wire::SearchRequest {
-            version: Some(wire::SEARCH_VERSION.to_string()),
-            query: Some(query),
-            subqueries: None,
-            limit: Some(serde_json::Number::from(limit)),
-            candidate_limit: None,
-            product_ids: filters.and_then(|f| non_empty(&f.product_ids)),
-            effects: filters.and_then(|f| non_empty(&f.effects)),
-            exclude_canonical: filters.and_then(|f| non_empty(&f.exclude_canonical)),
-        }
+        crate::eval::case_request(query, Vec::new(), limit, filters)
     };
     let named: Vec<(String, String)> = args
         .tools
