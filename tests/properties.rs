@@ -926,15 +926,20 @@ fn the_expansion_by_trigger_is_the_learned_expansion_on_judged_queries() {
     );
 }
 
-/// The same on every judged query, all tools eligible.
-#[test]
-fn explanations_add_up_on_judged_queries() {
+/// Runs a property's check on every judged query, all tools eligible.
+fn on_every_judged_query(check: fn(&str, &[bool]) -> Result<(), TestCaseError>) {
     let eligible = vec![true; catalog().tools().len()];
     for query in judged_queries() {
-        if let Err(failure) = explanation_adds_up(&query, &eligible) {
+        if let Err(failure) = check(&query, &eligible) {
             panic!("{failure}");
         }
     }
+}
+
+/// The same on every judged query, all tools eligible.
+#[test]
+fn explanations_add_up_on_judged_queries() {
+    on_every_judged_query(explanation_adds_up);
 }
 
 proptest! {
@@ -986,10 +991,5 @@ proptest! {
 /// The same on every judged query, all tools eligible.
 #[test]
 fn fewer_hits_are_a_prefix_of_more_on_judged_queries() {
-    let eligible = vec![true; catalog().tools().len()];
-    for query in judged_queries() {
-        if let Err(failure) = shallow_is_a_prefix_of_deep(&query, &eligible) {
-            panic!("{failure}");
-        }
-    }
+    on_every_judged_query(shallow_is_a_prefix_of_deep);
 }
