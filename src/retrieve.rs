@@ -466,7 +466,6 @@ impl FieldedBm25 {
                 QueryTerm {
                     term,
                     weight,
-                    is_own: true,
                     origin: Origin::Request,
                 }
             })

@@ -190,6 +190,9 @@ pub(super) struct Joins {
 impl Joins {
     /// Offers `expanded` (term ids, with repetitions) from `origin` at `weight` × ln(1 + qtf).
     pub(super) fn offer(&mut self, mut expanded: Vec<u32>, weight: f64, origin: Origin) {
+        // Only joined terms are offered, so a term is the user's own iff its origin is the
+        // request (`QueryTerm::is_own`).
+        debug_assert_ne!(origin, Origin::Request);
         let offer = self.origins.len() as u32;
         self.origins.push(origin);
         for (term, qtf) in counted(&mut expanded) {
@@ -220,7 +223,6 @@ impl Joins {
             weights.push(QueryTerm {
                 term,
                 weight,
-                is_own: false,
                 origin: self.origins[offer as usize],
             });
         }
@@ -232,10 +234,15 @@ impl Joins {
 pub(super) struct QueryTerm {
     pub(super) term: u32,
     pub(super) weight: f64,
-    /// The user's own term (not a lexicon expansion).
-    pub(super) is_own: bool,
-    /// Where the term came from (only `toolsearch why` reads it).
+    /// Where the term came from: the request's own words, or what joined them.
     pub(super) origin: Origin,
+}
+
+impl QueryTerm {
+    /// The user's own term (not one that joined it: an expansion, a learned pair, ...).
+    pub(super) fn is_own(&self) -> bool {
+        self.origin == Origin::Request
+    }
 }
 
 /// Where a query term came from: the request's own words, or what joined them.

@@ -304,7 +304,7 @@ impl FieldedBm25 {
     /// boundaries and would drown the signal in unmatched bigrams; coverage counts the user's
     /// words only, unless there are no words.
     pub(super) fn counts_for_coverage(&self, term: &QueryTerm, has_word_terms: bool) -> bool {
-        term.is_own && (!self.marked_terms.contains(&term.term) || !has_word_terms)
+        term.is_own() && (!self.marked_terms.contains(&term.term) || !has_word_terms)
     }
 
     /// The query's terms that occur in an indexed field, in sorted term order, with their
