@@ -18,7 +18,10 @@ usage (from the repository root):
     python3 qrels/target_costs.py BIN QRELS... [--catalog PATH] [--scale 1.25,1.5,...]
     python3 qrels/target_costs.py target/release/toolsearch qrels/dev.json --scale 1.25,1.5,1.75,2
 """
-import json, os, subprocess, sys, tempfile
+import json, os, sys, tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare_runs import evaluate  # noqa: E402  (one way to run `eval --json`, with its error message)
 
 # The first-hit thresholds of the default retriever (src/retrieve/config.rs).
 WEAK_FIRST_IDF, WEAK_FIRST_IDF_HAN = 1.25, 1.6
@@ -26,15 +29,6 @@ WEAK_FIRST_IDF, WEAK_FIRST_IDF_HAN = 1.25, 1.6
 
 def option(name, default):
     return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
-
-
-def run_eval(binary, qrels, catalog, params=()):
-    args = [binary, 'eval', '--qrels', qrels, '--json']
-    if catalog:
-        args += ['--catalog', catalog]
-    for param in params:
-        args += ['--param', param]
-    return json.loads(subprocess.run(args, check=True, capture_output=True).stdout)
 
 
 def is_single_answerable(case):
@@ -72,7 +66,7 @@ def arms(binary, document, catalog, report):
     with tempfile.NamedTemporaryFile('w', suffix='.json', delete=False, encoding='utf-8') as out:
         json.dump(dict(document, cases=arm_cases), out, ensure_ascii=False)
     try:
-        arm_report = run_eval(binary, out.name, catalog)
+        arm_report = evaluate(binary, out.name, catalog, ())
     finally:
         os.unlink(out.name)
     ranks = {}
@@ -92,7 +86,7 @@ def weak(binary, qrels, catalog, cases, scales):
         params = () if scale is None else (f'weak_first_idf={WEAK_FIRST_IDF * scale}',
                                            f'weak_first_idf_han={WEAK_FIRST_IDF_HAN * scale}')
         counts = {'abstain': [0, 0], 'answerable': [0, 0]}
-        for row in run_eval(binary, qrels, catalog, params)['per_case']:
+        for row in evaluate(binary, qrels, catalog, params)['per_case']:
             case = by_id[row['id']]
             if case.get('workflow'):
                 continue
@@ -121,7 +115,7 @@ def main():
     with tempfile.NamedTemporaryFile('w', suffix='.json', delete=False, encoding='utf-8') as out:
         json.dump(document, out, ensure_ascii=False)
     try:
-        report = run_eval(binary, out.name, catalog)
+        report = evaluate(binary, out.name, catalog, ())
         cut(report, document['cases'])
         arms(binary, document, catalog, report)
         weak(binary, out.name, catalog, document['cases'], scales)
