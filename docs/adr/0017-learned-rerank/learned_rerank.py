@@ -76,7 +76,9 @@ def matrix(by):
     return np.vstack(xs), np.array(ys), ids
 
 
-def metrics(by, scores):
+def figures(by, scores):
+    """R@1, R@5, MRR@10 and Forbidden@5 of `by`'s requests, each ordered by `scores` (ties by
+    today's rank)."""
     n = r1 = r5 = mrr = with_forbidden = forbidden5 = 0
     at = 0
     for rows in by.values():
@@ -91,8 +93,12 @@ def metrics(by, scores):
         if rows[0]['has_forbidden']:
             with_forbidden += 1
             forbidden5 += any(rows[i]['forb'] for i in order[:5])
-    return (f'{n} requests: R@1 {r1 / n:.4f}  R@5 {r5 / n:.4f}  MRR@10 {mrr / n:.4f}  '
-            f'Forbidden@5 {forbidden5 / max(with_forbidden, 1):.4f}')
+    return n, r1 / n, r5 / n, mrr / n, forbidden5 / max(with_forbidden, 1)
+
+
+def metrics(by, scores):
+    n, r1, r5, mrr, forbidden5 = figures(by, scores)
+    return f'{n} requests: R@1 {r1:.4f}  R@5 {r5:.4f}  MRR@10 {mrr:.4f}  Forbidden@5 {forbidden5:.4f}'
 
 
 def today(by):
@@ -163,25 +169,15 @@ def main():
             train_rows, held = folds != f, folds == f
             fitted = model('gb').fit(x[train_rows], y[train_rows])
             sub = collections.OrderedDict((cid, rows) for cid, rows in train.items() if fold(cid) == f)
-            base = r_at_1(sub, fitted.predict_proba(x[held])[:, 1])
+            base = figures(sub, fitted.predict_proba(x[held])[:, 1])[1]
             for j, name in enumerate(NAMES):
                 shuffled = x[held].copy()
                 shuffled[:, j] = rng.permutation(shuffled[:, j])
-                drop[name] += base - r_at_1(sub, fitted.predict_proba(shuffled)[:, 1])
+                drop[name] += base - figures(sub, fitted.predict_proba(shuffled)[:, 1])[1]
         for name, value in sorted(drop.items(), key=lambda kv: -kv[1])[:15]:
             print(f'{value / 5:+.4f}  {name}')
     else:
         sys.exit(__doc__)
-
-
-def r_at_1(by, scores):
-    hits, at = 0, 0
-    for rows in by.values():
-        s = scores[at:at + len(rows)]
-        at += len(rows)
-        best = min(range(len(rows)), key=lambda i: (-s[i], rows[i]['rank']))
-        hits += rows[best]['rel'] >= 1
-    return hits / len(by)
 
 
 if __name__ == '__main__':
