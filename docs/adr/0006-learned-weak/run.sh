@@ -1,0 +1,49 @@
+#!/bin/sh
+# Reproduces ADR 0006's learned weak_match figures (session-21 addendum). Run from the root of a
+# scratch worktree of this repository (the patch is a measuring tool, not for main):
+#     git worktree add /tmp/weak HEAD && cd /tmp/weak
+#     git apply docs/adr/0006-learned-weak/features.patch && cargo build --release
+#     OUT=/tmp/weak-out sh docs/adr/0006-learned-weak/run.sh
+# Needs jieba 0.42.1 (the pairs learner), numpy and scikit-learn. The patch is ADR 0017's, which
+# also writes the features of abstain requests.
+set -e
+T=${T:-target/release/toolsearch}
+D=docs/adr/0006-learned-weak
+O=${OUT:-/tmp/weak-out}
+mkdir -p "$O"
+# Dev's features with learned pairs out of fold, as ADR 0017's run.sh.
+python3 qrels/catalog_variants.py "$O/var"
+for f in 0 1; do
+  python3 src/text/learn_pairs.py "$O/var/catalog_words.json" qrels/dev.json $f "$O/pairs_$f.txt"
+done
+python3 - "$O" <<'PY'
+import json, sys
+sys.path.insert(0, 'src/text')
+from learn_pairs import fold_of
+out = sys.argv[1]
+dev = json.load(open('qrels/dev.json', encoding='utf-8'))
+for f in (0, 1):
+    json.dump(dict(dev, cases=[c for c in dev['cases'] if fold_of(c['id']) == f]),
+              open(f'{out}/dev_fold{f}.json', 'w', encoding='utf-8'), ensure_ascii=False)
+spent = [json.load(open(p, encoding='utf-8')) for p in
+         ('qrels/holdout.json', 'qrels/holdout-next.json', 'qrels/holdout-after.json')]
+json.dump(dict(spent[0], cases=[c for d in spent for c in d['cases']]),
+          open(f'{out}/spent.json', 'w', encoding='utf-8'), ensure_ascii=False)
+PY
+FEATURES=1 $T why --qrels "$O/dev_fold0.json" --case x --param learned_pairs="$O/pairs_1.txt" > "$O/dev_oof.jsonl"
+FEATURES=1 $T why --qrels "$O/dev_fold1.json" --case x --param learned_pairs="$O/pairs_0.txt" >> "$O/dev_oof.jsonl"
+FEATURES=1 $T why --qrels "$O/spent.json" --case x > "$O/spent.jsonl"
+FEATURES=1 $T why --qrels qrels/holdout-abstain.json --case x > "$O/holdout-abstain.jsonl"
+FEATURES=1 $T why --catalog qrels/foreign/catalog --qrels qrels/foreign/dev.json --case x > "$O/fra.jsonl"
+FEATURES=1 $T why --catalog qrels/imported/catalog --qrels qrels/imported/dev.json --case x > "$O/fea.jsonl"
+L="python3 $D/learned_weak.py"
+export TOOLSEARCH=$T
+for rate in 0.05 0.0628; do
+  echo "== dev, cross-validated, $rate of answerable flagged"; $L cv "$O" --rate $rate
+  echo "== the spent blind sets (GGG-MMM), $rate"; $L apply "$O" spent "$O/spent.jsonl" "$O/spent.json" --rate $rate
+done
+echo "== pre-registration 91: holdout-abstain.json (VVV, WWW), 0.05"
+$L apply "$O" holdout-abstain "$O/holdout-abstain.jsonl" qrels/holdout-abstain.json --rate 0.05
+echo "== FRA and FEA (the model is trained on our catalog), 0.05"
+$L apply "$O" FRA "$O/fra.jsonl" qrels/foreign/dev.json qrels/foreign/catalog --rate 0.05
+$L apply "$O" FEA "$O/fea.jsonl" qrels/imported/dev.json qrels/imported/catalog --rate 0.05
