@@ -7,6 +7,8 @@ use std::path::PathBuf;
 mod forms;
 #[path = "src/text/learned.rs"]
 mod learned;
+#[path = "src/retrieve/weak_model.rs"]
+mod weak_model;
 
 fn main() {
     let manifest =
@@ -48,6 +50,45 @@ fn main() {
     han_dictionary(&manifest, &out_dir);
     lexicon(&manifest, &out_dir);
     learned_pairs(&manifest, &out_dir);
+    weak_tables(&manifest, &out_dir);
+}
+
+/// Compiles `src/retrieve/weak_model.txt` (docs/adr/0006's learned flag) into static tables
+/// (`weak_tables.rs`, read by `retrieve::weak`), parsed by `weak_model::parse`, which a test
+/// also runs on the same file at run time.
+fn weak_tables(manifest: &std::path::Path, out_dir: &std::path::Path) {
+    let path = manifest.join("src/retrieve/weak_model.txt");
+    println!("cargo:rerun-if-changed={}", path.display());
+    let source = std::fs::read_to_string(&path).expect("read the weak model");
+    let model =
+        weak_model::parse(&source).unwrap_or_else(|message| panic!("weak_model.txt: {message}"));
+    let mut code = String::new();
+    writeln!(
+        code,
+        "/// The catalog the model was trained for.\npub static WEAK_SOURCE_HASH: &str = {:?};\n/// A request is doubted above this probability.\npub static WEAK_THRESHOLD: f64 = {:?};\n/// The log-odds before any tree.\npub static WEAK_BASELINE: f64 = {:?};",
+        model.source_hash, model.threshold, model.baseline
+    )
+    .expect("write");
+    code.push_str(
+        "/// Every tree's nodes, tree after tree.\npub static WEAK_NODES: &[Node] = &[\n",
+    );
+    for node in &model.nodes {
+        writeln!(
+            code,
+            "    Node {{ feature: {}, threshold: {:?}, left: {}, right: {}, leaf: {}, value: {:?}, missing_left: {} }},",
+            node.feature, node.threshold, node.left, node.right, node.leaf, node.value, node.missing_left
+        )
+        .expect("write");
+    }
+    code.push_str("];\n");
+    table(
+        &mut code,
+        "Where each tree starts in `WEAK_NODES`.",
+        "WEAK_TREE_STARTS",
+        1,
+        &model.tree_starts,
+    );
+    std::fs::write(out_dir.join("weak_tables.rs"), code).expect("write weak_tables.rs");
 }
 
 /// Compiles `src/text/han_words.txt` + `src/text/domain_words.txt` into a sorted static table

@@ -10,9 +10,10 @@ Runs `toolsearch eval --json` on the qrels files given (their cases pooled) and 
 - **arms**: each workflow's arms searched alone (subquery i judged with required tool i, with the
   case's filters), and the share of workflows whose every arm has its tool within its own first
   k. With k = 5 that bounds what any merge into five slots could complete;
-- **weak**: abstain requests and answerable single requests flagged `weak_match`, today and with
-  both first-hit thresholds (`weak_first_idf`, `weak_first_idf_han`) scaled by each factor given
-  (docs/adr/0006).
+- **weak**: abstain requests and answerable single requests flagged `weak_match`, today (on the
+  embedded catalog: the learned flag for single requests, docs/adr/0006's session-21 addendum),
+  then under the first-hit rule (`learned_weak=false`) with both its thresholds
+  (`weak_first_idf`, `weak_first_idf_han`) scaled by 1 and by each factor given (docs/adr/0006).
 
 usage (from the repository root):
     python3 qrels/target_costs.py BIN QRELS... [--catalog PATH] [--scale 1.25,1.5,...]
@@ -82,8 +83,9 @@ def arms(binary, document, catalog, report):
 
 def weak(binary, qrels, catalog, cases, scales):
     by_id = {c['id']: c for c in cases}
-    for scale in [None] + scales:
-        params = () if scale is None else (f'weak_first_idf={WEAK_FIRST_IDF * scale}',
+    for scale in [None, 1.0] + scales:
+        params = () if scale is None else ('learned_weak=false',
+                                           f'weak_first_idf={WEAK_FIRST_IDF * scale}',
                                            f'weak_first_idf_han={WEAK_FIRST_IDF_HAN * scale}')
         counts = {'abstain': [0, 0], 'answerable': [0, 0]}
         for row in evaluate(binary, qrels, catalog, params)['per_case']:
@@ -94,7 +96,7 @@ def weak(binary, qrels, catalog, cases, scales):
             counts[kind][0] += bool(row.get('weak_match'))
             counts[kind][1] += 1
         (a, a_n), (b, b_n) = counts['abstain'], counts['answerable']
-        label = 'today' if scale is None else f'thresholds x {scale}'
+        label = 'today' if scale is None else f'first-hit rule, thresholds x {scale}'
         print(f'weak, {label}: abstain {a} of {a_n} ({a / max(a_n, 1):.3f}), '
               f'answerable singles {b} of {b_n} ({b / max(b_n, 1):.3f})')
 

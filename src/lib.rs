@@ -217,6 +217,10 @@ impl Retriever for Engine {
         self.retriever().search(query, eligible, limit)
     }
 
+    fn search_single(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<retrieve::Hit> {
+        self.retriever().search_single(query, eligible, limit)
+    }
+
     fn explain(
         &self,
         query: &str,

@@ -38,6 +38,10 @@ mod explain;
 mod prune;
 mod query;
 mod score;
+mod weak;
+// `weak_model::parse` runs in `build.rs` (which compiles the model in) and in tests.
+#[cfg_attr(not(test), allow(dead_code))]
+mod weak_model;
 
 pub use config::Bm25Config;
 pub use explain::{ExplainedTerm, Explanation, ToolScore};
@@ -66,6 +70,10 @@ pub trait Retriever: Send + Sync {
     fn name(&self) -> &'static str;
     /// The best `limit` eligible tools for `query`, in the total order described above.
     fn search(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit>;
+    /// [`Retriever::search`] for a request on its own (not one arm of a workflow): the same
+    /// hits, whose confidence a retriever may judge differently when it knows that. Required,
+    /// so a wrapping retriever cannot forget to pass it on.
+    fn search_single(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit>;
     /// Fills the retriever's query-independent caches ahead of use, until done or `stop` is
     /// set (a long-running server calls it from a second thread). Never changes an answer.
     fn warm(&self, _stop: &std::sync::atomic::AtomicBool) {}
@@ -160,6 +168,8 @@ pub struct FieldedBm25 {
     /// Learned pairs parsed at run time (`eval --param learned_pairs=FILE`) instead of the
     /// compiled ones.
     learned_pairs: Option<std::sync::Arc<crate::text::learned::Tables>>,
+    /// The compiled weak model, when `learned_weak` is on and it was trained for this catalog.
+    weak_model: Option<&'static weak::WeakModel>,
 }
 
 impl FieldedBm25 {
@@ -182,6 +192,8 @@ impl FieldedBm25 {
         FieldedBm25 {
             learned_terms: std::sync::OnceLock::new(),
             learned_pairs: None,
+            weak_model: Some(weak::builtin())
+                .filter(|model| config.learned_weak && config.bm25f && model.fits(catalog)),
             name,
             config,
             analyzer,
@@ -283,23 +295,73 @@ impl Retriever for FieldedBm25 {
     }
 
     fn search(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit> {
+        self.search_planned(&self.plan_query(query), None, query, eligible, limit)
+    }
+
+    /// With the weak model (docs/adr/0006's learned-flag addendum), the model judges the first
+    /// hit, and its verdict is every answered hit's confidence, whatever `limit`. It reads the
+    /// first five hits' scores, so at least those are scored (the first `limit` of a longer list
+    /// are the best `limit`), or the first twenty when the first score's tie runs to the fifth
+    /// (`weak::tie_reaches_last_score`).
+    fn search_single(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit> {
+        let Some(model) = self.weak_model else {
+            return self.search(query, eligible, limit);
+        };
         let plan = self.plan_query(query);
-        let multiplier = |tool: ToolId| self.multiplier(&plan, tool);
+        // Scoring and the model read the same plans (built once).
+        let plans = self.bm25f_plans(&plan.terms, &|term| {
+            self.counts_for_coverage(term, plan.has_word_terms)
+        });
+        let mut searched = limit.max(weak::SCORES);
+        let mut hits = self.search_planned(&plan, Some(&plans), query, eligible, searched);
+        if searched < weak::DEPTH && weak::tie_reaches_last_score(&hits) {
+            searched = limit.max(weak::DEPTH);
+            hits = self.search_planned(&plan, Some(&plans), query, eligible, searched);
+        }
+        let confident = !self.doubts(model, &plan, &plans, eligible, &hits, searched);
+        hits.truncate(limit);
+        for hit in &mut hits {
+            hit.confident = confident;
+        }
+        hits
+    }
+
+    fn explain(&self, query: &str, tools: &[ToolId]) -> Option<Explanation> {
+        self.explain_terms(query, tools)
+    }
+}
+
+impl FieldedBm25 {
+    /// The best `limit` eligible tools for the request `plan` was made from (`query`), scoring
+    /// `plans` when given (its [`FieldedBm25::bm25f_plans`], under BM25F).
+    fn search_planned(
+        &self,
+        plan: &QueryPlan,
+        plans: Option<&[TermPlan<'_>]>,
+        query: &str,
+        eligible: &[bool],
+        limit: usize,
+    ) -> Vec<Hit> {
+        let multiplier = |tool: ToolId| self.multiplier(plan, tool);
+        let scale = Scale {
+            multiplier: &multiplier,
+            coord: plan.coord,
+        };
         SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
             let scratch = &mut *scratch;
             scratch.reset(self.n_tools);
-            self.score_terms(
-                &plan.terms,
-                plan.has_word_terms,
-                eligible,
-                limit,
-                &Scale {
-                    multiplier: &multiplier,
-                    coord: plan.coord,
-                },
-                scratch,
-            );
+            match plans {
+                Some(plans) => self.score_plans(plans, eligible, limit, &scale, scratch),
+                None => self.score_terms(
+                    &plan.terms,
+                    plan.has_word_terms,
+                    eligible,
+                    limit,
+                    &scale,
+                    scratch,
+                ),
+            }
             let mut touched = std::mem::take(&mut scratch.touched);
             touched.sort_unstable();
             let own_idf_total = scratch.own_idf_total;
@@ -344,10 +406,6 @@ impl Retriever for FieldedBm25 {
             }
             hits
         })
-    }
-
-    fn explain(&self, query: &str, tools: &[ToolId]) -> Option<Explanation> {
-        self.explain_terms(query, tools)
     }
 }
 

@@ -116,7 +116,8 @@ pub fn resolve_identity(catalog: &Catalog, text: &str) -> Option<ToolId> {
     catalog.by_cli_key(&key)
 }
 
-/// One query's arm: its exact identity, or its best `depth` lexical hits.
+/// One query's arm: its exact identity, or its best `depth` lexical hits (for a request without
+/// subqueries, [`Retriever::search_single`]'s).
 fn search_arm(
     catalog: &Catalog,
     retriever: &dyn Retriever,
@@ -131,7 +132,11 @@ fn search_arm(
             Some(reason) => Arm::ExactFiltered(tool, reason),
         };
     }
-    Arm::Lexical(retriever.search(text, eligible, depth))
+    Arm::Lexical(if request.subqueries.is_empty() {
+        retriever.search_single(text, eligible, depth)
+    } else {
+        retriever.search(text, eligible, depth)
+    })
 }
 
 fn arm_candidates(arm: Arm) -> Vec<Candidate> {

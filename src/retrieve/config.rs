@@ -93,6 +93,12 @@ pub struct Bm25Config {
     /// For a tool without an `agent_summary` (imported tools, API catalogs), a description match
     /// counts like a summary match toward a confident hit (docs/adr/0006's first-hit addendum).
     pub description_as_summary: bool,
+    /// On the catalog the compiled weak model was trained for (its `source_hash`), a single
+    /// request's answer is a weak match exactly when that model doubts its first hit, instead of
+    /// the `weak_first_idf` rule and the hits' own confidence (`retrieve::weak`; docs/adr/0006's
+    /// learned-flag addendum, pre-registration 91). Elsewhere, and for workflow arms, the rule
+    /// stays.
+    pub learned_weak: bool,
     /// Coordination factor: in a request of at least `short_query_words` word terms, a hit's
     /// score is multiplied by `1 - coord + coord * coverage` (its share of the user's own
     /// words' idf, as for `min_coverage`), so tools matching more of what the user wrote come
@@ -173,6 +179,7 @@ impl Bm25Config {
             "weak_low_cover" => self.weak_low_cover = number()?,
             "weak_unknown_words" => self.weak_unknown_words = whole()?,
             "description_as_summary" => self.description_as_summary = flag()?,
+            "learned_weak" => self.learned_weak = flag()?,
             "coord" => self.coord = number()?,
             "product_boost" => self.product_boost = number()?,
             "learned_weight" => self.learned_weight = number()?,
@@ -244,6 +251,7 @@ impl Bm25Config {
         weak_low_cover: 0.2,
         weak_unknown_words: 3,
         description_as_summary: true,
+        learned_weak: true,
         coord: 0.3,
         product_boost: 1.0,
         learned_weight: 0.1,
@@ -295,6 +303,7 @@ impl Bm25Config {
         weak_low_cover: 0.0,
         weak_unknown_words: 0,
         description_as_summary: false,
+        learned_weak: false,
         coord: 0.0,
         product_boost: 1.0,
         learned_weight: 0.0,

@@ -44,6 +44,13 @@ pub(super) struct CombinedPostings {
     idf: f64,
 }
 
+impl CombinedPostings {
+    /// Whether `tool` has a positive part of the term, for a dense term (its code is not 0).
+    pub(super) fn has_dense(&self, tool: usize) -> bool {
+        self.tfs.get(tool).is_some_and(|&codes| codes != 0)
+    }
+}
+
 /// Bits per field of [`CombinedPostings::tfs`].
 const TF_BITS: usize = 3;
 /// The code of a field whose term frequency must be read from its list.
@@ -147,17 +154,38 @@ impl FieldedBm25 {
     }
 
     /// `tool`'s row of BM25F parts for `term` (0 where a field lacks it), or `None` when no
-    /// field of positive weight has it: the row [`FieldedBm25::for_each_row`] gives that tool.
+    /// field of positive weight has it: the row [`FieldedBm25::for_each_row`] gives that tool,
+    /// read as [`FieldedBm25::score_candidates`] reads it, from the merged postings' codes (a
+    /// field list is searched only for a frequency the codes cannot hold).
     pub(super) fn row_of(&self, term: u32, tool: ToolId) -> Option<[f64; N_FIELDS]> {
-        let mut row = [0.0; N_FIELDS];
-        let mut found = false;
-        for (field_idx, list) in self.field_lists(term).iter().enumerate() {
-            if let Ok(at) = list.binary_search_by_key(&tool, |e| e.0) {
-                row[field_idx] = self.part(field_idx, tool, list[at].1);
-                found = true;
-            }
+        let postings = self.combined_postings(term);
+        let codes = if postings.dense {
+            postings.tfs.get(tool as usize).copied()
+        } else {
+            let at = postings.tools.binary_search(&tool).ok()?;
+            postings.tfs.get(at).copied()
         }
-        found.then_some(row)
+        .unwrap_or(0);
+        if codes == 0 {
+            return None;
+        }
+        let mut row = [0.0; N_FIELDS];
+        let mut lists: Option<FieldLists<'_>> = None;
+        for (field_idx, part) in row.iter_mut().enumerate() {
+            let tf = match field_code(codes, field_idx) {
+                0 => continue,
+                TF_IN_LIST => {
+                    let list = lists.get_or_insert_with(|| self.field_lists(term))[field_idx];
+                    match list.binary_search_by_key(&tool, |e| e.0) {
+                        Ok(at) => list[at].1,
+                        Err(_) => continue,
+                    }
+                }
+                tf => u32::from(tf),
+            };
+            *part = self.part(field_idx, tool, tf);
+        }
+        Some(row)
     }
 
     /// Calls `f` with every tool that has the term in some field, in `ToolId` order, its
@@ -246,15 +274,7 @@ impl FieldedBm25 {
         let counts_for_coverage = |term: &QueryTerm| self.counts_for_coverage(term, has_word_terms);
         if self.config.bm25f {
             let plans = self.bm25f_plans(weights, &counts_for_coverage);
-            let candidates = if self.config.prune {
-                self.prune(&plans, eligible, limit, scale, scratch)
-            } else {
-                None
-            };
-            match candidates {
-                Some(candidates) => self.score_candidates(&plans, &candidates, scratch),
-                None => self.score_all(&plans, eligible, scratch),
-            }
+            self.score_plans(&plans, eligible, limit, scale, scratch);
             return;
         }
         let k1 = self.config.k1;
@@ -422,6 +442,27 @@ impl FieldedBm25 {
             if plan.counts_for_coverage {
                 scratch.own_idf_total += plan.idf;
             }
+        }
+    }
+
+    /// BM25F's scoring of a request's [`FieldedBm25::bm25f_plans`]: of the tools that can reach
+    /// the cut (`prune`), or of every eligible tool.
+    pub(super) fn score_plans(
+        &self,
+        plans: &[TermPlan<'_>],
+        eligible: &[bool],
+        limit: usize,
+        scale: &Scale<'_>,
+        scratch: &mut Scratch,
+    ) {
+        let candidates = if self.config.prune {
+            self.prune(plans, eligible, limit, scale, scratch)
+        } else {
+            None
+        };
+        match candidates {
+            Some(candidates) => self.score_candidates(plans, &candidates, scratch),
+            None => self.score_all(plans, eligible, scratch),
         }
     }
 

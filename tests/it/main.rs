@@ -16,4 +16,5 @@ mod serve;
 #[path = "../support/timeout.rs"]
 mod timeout;
 mod util;
+mod weak;
 mod why;

@@ -15,6 +15,10 @@ cases. Its flag replaces ADR 0006's first-hit rule for single requests answered 
         trained on all of dev, threshold from cv, applied to another set: today's flags (eval
         --json) against the classifier's, per id prefix, and the ids whose flag changed.
 
+    python3 learned_weak.py export WORK OUT.txt SOURCE_HASH [--rate R]
+        trained on all of dev, threshold from cv: the model in the text form the engine compiles
+        in (src/retrieve/weak_model.txt), bound to the catalog whose source_hash is SOURCE_HASH.
+
 The threshold flags the share R of dev's answerable single requests (cross-validated); without
 --rate, the share today's rule flags there (0.0628).
 
@@ -45,7 +49,9 @@ def model():
 
 
 def today_flags(qrels, catalog=None, params=()):
-    """Each case's weak_match (or abstained) and answer strategy, from `eval --json`."""
+    """Each case's weak_match (or abstained) and answer strategy, from `eval --json`, under ADR
+    0006's first-hit rule (`learned_weak=false`: the engine before the learned flag)."""
+    params = ('learned_weak=false',) + tuple(params)
     command = [BIN, 'eval', '--qrels', qrels, '--json'] + [x for p in params for x in ('--param', p)]
     if catalog:
         command[2:2] = ['--catalog', catalog]
@@ -149,6 +155,22 @@ def main():
         print('  changed flags (id, today -> classifier, kind):')
         for i, t, c, kind in changed:
             print(f'    {i}: {t} -> {c} ({kind})')
+    elif command == 'export':
+        out, source_hash = args[2], args[3]
+        fitted = model().fit(x, y)
+        with open(out, 'w', encoding='utf-8') as f:
+            f.write('toolsearch-weak-model 1\n')
+            f.write(f'source_hash {source_hash}\n')
+            f.write(f'threshold {cut!r}\n')
+            f.write(f'features {x.shape[1]}\n')
+            f.write(f'trees {len(fitted._predictors)} {float(fitted._baseline_prediction.ravel()[0])!r}\n')
+            for (tree,) in fitted._predictors:
+                f.write(f'{len(tree.nodes)}\n')
+                for node in tree.nodes:
+                    f.write(f"{int(node['feature_idx'])} {float(node['num_threshold'])!r} {int(node['left'])} "
+                            f"{int(node['right'])} {int(node['is_leaf'])} {float(node['value'])!r} "
+                            f"{int(node['missing_go_to_left'])}\n")
+        print(f'{len(fitted._predictors)} trees, threshold {cut!r} -> {out}')
     else:
         sys.exit(__doc__)
 

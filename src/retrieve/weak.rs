@@ -1,0 +1,313 @@
+//! A learned doubt about a single request's first hit (docs/adr/0006's learned-flag addendum,
+//! pre-registration 91): gradient-boosted trees over the first hit's BM25F parts per term class
+//! and field, its multipliers and the request's evidence, trained on dev's judged requests,
+//! abstain requests among them. When the model doubts the first hit, the answer is a weak match.
+//!
+//! The model is compiled in (`weak_model.txt`, written by
+//! `docs/adr/0006-learned-weak/learned_weak.py export`) and bound to the catalog it was trained
+//! for by that catalog's `source_hash`: any other catalog, or an edited one, keeps ADR 0006's
+//! first-hit rule. Its features are the ones `features.patch` makes `toolsearch why` write, in
+//! that order; `tests/it/weak.rs` holds the flags to the ones the training script predicts.
+
+use super::weak_model::{Node, N_FEATURES};
+use super::*;
+
+/// How many candidates the training saw: each request's first 20. Of them the features read
+/// the scores of the first [`SCORES`], and whether there were 20.
+pub(super) const DEPTH: usize = 20;
+
+/// The scores the features read: the first five.
+pub(super) const SCORES: usize = 5;
+
+/// The term classes the parts are split by, in the features' order: the user's own words, the
+/// user's own `#` terms (Han n-grams, word pairs, identifier shapes), lexicon expansions,
+/// learned pairs, other joined terms.
+const N_CLASSES: usize = 5;
+
+mod tables {
+    use super::Node;
+    include!(concat!(env!("OUT_DIR"), "/weak_tables.rs"));
+}
+
+/// The compiled model: trees whose leaf values add up to the log-odds that a request is one
+/// the catalog cannot serve.
+pub struct WeakModel {
+    source_hash: &'static str,
+    /// A request is doubted when its probability exceeds this.
+    threshold: f64,
+    baseline: f64,
+    nodes: &'static [Node],
+    tree_starts: &'static [u32],
+}
+
+/// The compiled model (`build.rs` checked it when compiling it in).
+pub fn builtin() -> &'static WeakModel {
+    static MODEL: WeakModel = WeakModel {
+        source_hash: tables::WEAK_SOURCE_HASH,
+        threshold: tables::WEAK_THRESHOLD,
+        baseline: tables::WEAK_BASELINE,
+        nodes: tables::WEAK_NODES,
+        tree_starts: &tables::WEAK_TREE_STARTS,
+    };
+    &MODEL
+}
+
+impl WeakModel {
+    /// Whether this model was trained for `catalog`.
+    pub fn fits(&self, catalog: &Catalog) -> bool {
+        self.source_hash == catalog.source_hash()
+    }
+
+    /// The probability that a request with these features is one the catalog cannot serve
+    /// (leaf values summed in tree order, as scikit-learn sums them).
+    fn probability(&self, x: &[f64; N_FEATURES]) -> f64 {
+        let mut raw = self.baseline;
+        for (tree, &start) in self.tree_starts.iter().enumerate() {
+            let end = self
+                .tree_starts
+                .get(tree + 1)
+                .map_or(self.nodes.len(), |&next| next as usize);
+            let nodes = &self.nodes[start as usize..end];
+            let mut at = 0;
+            loop {
+                let node = &nodes[at];
+                if node.leaf {
+                    raw += node.value;
+                    break;
+                }
+                let value = x[node.feature as usize];
+                let left = if value.is_nan() {
+                    node.missing_left
+                } else {
+                    value <= node.threshold
+                };
+                at = if left { node.left } else { node.right } as usize;
+            }
+        }
+        1.0 / (1.0 + (-raw).exp())
+    }
+}
+
+/// Whether the first score's tie (by the rounded score that orders hits) reaches the last of the
+/// first [`SCORES`] hits. Then it may run on past them, and the largest raw score of the tie, which
+/// the features divide by, can only be read from the whole first [`DEPTH`]; otherwise every hit
+/// after the first `SCORES` scores below the first.
+pub(super) fn tie_reaches_last_score(hits: &[Hit]) -> bool {
+    match (hits.first(), hits.get(SCORES - 1)) {
+        (Some(first), Some(last)) => rounded(first.score) == rounded(last.score),
+        _ => false,
+    }
+}
+
+impl FieldedBm25 {
+    /// Whether the model doubts `hits` (a single request's best `searched`, or fewer when no
+    /// more tools score) as the answer to `plan`.
+    pub(super) fn doubts(
+        &self,
+        model: &WeakModel,
+        plan: &QueryPlan,
+        plans: &[TermPlan<'_>],
+        eligible: &[bool],
+        hits: &[Hit],
+        searched: usize,
+    ) -> bool {
+        let Some(first) = hits.first() else {
+            return false;
+        };
+        // The training counted each request's candidates up to DEPTH: every scoring tool is in
+        // `hits` when they are fewer than were searched for.
+        let candidates = if hits.len() < searched || hits.len() >= DEPTH {
+            hits.len().min(DEPTH)
+        } else {
+            self.scoring_tools_up_to(plans, eligible, DEPTH)
+        };
+        let x = self.weak_features(plan, plans, hits, first, candidates);
+        model.probability(&x) > model.threshold
+    }
+
+    /// How many eligible tools score above 0, counted up to `cap`: a tool scores when it has a
+    /// term of positive weight (every part, idf and multiplier is positive then; a
+    /// keep-clause term weighs 0). It stops at `cap`, which a common term reaches at once.
+    fn scoring_tools_up_to(&self, plans: &[TermPlan<'_>], eligible: &[bool], cap: usize) -> usize {
+        let mut seen = vec![false; self.n_tools];
+        let mut count = 0;
+        for plan in plans.iter().filter(|p| p.query_weight > 0.0) {
+            let mut see = |tool: usize| {
+                if eligible.get(tool).copied().unwrap_or(false) && !seen[tool] {
+                    seen[tool] = true;
+                    count += 1;
+                }
+            };
+            let postings = plan.postings;
+            if postings.dense {
+                (0..self.n_tools)
+                    .filter(|&tool| postings.has_dense(tool))
+                    .for_each(&mut see);
+            } else {
+                postings.tools.iter().for_each(|&tool| see(tool as usize));
+            }
+            if count >= cap {
+                return cap;
+            }
+        }
+        count
+    }
+
+    /// The features the model reads, computed as `features.patch` and the training script
+    /// compute them (ADR 0017's `features`, then `learned_weak.py`'s `request_features`): the
+    /// first hit's parts per term class and field come from the very plans and operations of
+    /// `explain_terms`; `candidates` is the count of hits the training read (at most DEPTH).
+    fn weak_features(
+        &self,
+        plan: &QueryPlan,
+        plans: &[TermPlan<'_>],
+        hits: &[Hit],
+        first: &Hit,
+        candidates: usize,
+    ) -> [f64; N_FEATURES] {
+        let k1 = self.config.k1;
+        let own_idf_total: f64 = plans
+            .iter()
+            .filter(|p| p.counts_for_coverage)
+            .map(|p| p.idf)
+            .fold(0.0, |total, idf| total + idf);
+        let mut parts = [[0.0; N_FIELDS]; N_CLASSES];
+        let mut covered = 0.0;
+        for p in plans {
+            let Some(row) = self.row_of(p.term, first.tool) else {
+                continue;
+            };
+            let mut part = [0.0; N_FIELDS];
+            accumulate(&mut part, &row, p, k1);
+            if p.counts_for_coverage {
+                covered += p.idf;
+            }
+            let origin = plan
+                .terms
+                .binary_search_by_key(&p.term, |t| t.term)
+                .map_or(Origin::Request, |at| plan.terms[at].origin);
+            let class = match origin {
+                Origin::Request if self.marked_terms.contains(&p.term) => 1,
+                Origin::Request => 0,
+                Origin::Lexicon => 2,
+                Origin::Learned => 3,
+                _ => 4,
+            };
+            for (sum, value) in parts[class].iter_mut().zip(part) {
+                *sum += value;
+            }
+        }
+        // Every hit after the first SCORES scores below the first (`tie_reaches_last_score`),
+        // so the largest score of the first DEPTH is among these.
+        let scores: Vec<f64> = hits.iter().take(DEPTH).map(|hit| hit.score).collect();
+        let top = match scores.iter().copied().fold(f64::NEG_INFINITY, f64::max) {
+            best if best != 0.0 => best,
+            _ => 1.0,
+        };
+        let mut x = [0.0; N_FEATURES];
+        for class in 0..N_CLASSES {
+            for field in 0..N_FIELDS {
+                x[class * N_FIELDS + field] = parts[class][field] / top;
+            }
+        }
+        for class in 0..N_CLASSES {
+            let sum = parts[class].iter().fold(0.0, |total, v| total + v);
+            x[25 + class] = sum / top;
+        }
+        for field in 0..N_FIELDS {
+            let sum = parts.iter().fold(0.0, |total, class| total + class[field]);
+            x[30 + field] = sum / top;
+        }
+        let intent = self.multiplier(plan, first.tool);
+        let effect = match self.tool_effects[first.tool as usize] {
+            Some(Effect::Read) => 0,
+            Some(Effect::Write) => 1,
+            Some(Effect::Destructive) => 2,
+            None => 3,
+        };
+        let flag = |on: bool| if on { 1.0 } else { 0.0 };
+        let own = if own_idf_total != 0.0 {
+            own_idf_total
+        } else {
+            1.0
+        };
+        x[35] = first.score / top;
+        x[36] = first.score.ln_1p();
+        x[37] = intent;
+        x[38] = coord_factor(plan.coord, covered, own_idf_total);
+        x[39] = covered / own;
+        x[40] = plan.unknown_words as f64;
+        x[41] = 1.0;
+        x[42] = flag(plan.penalize_destructive);
+        x[43] = flag(plan.read_only);
+        x[44] = flag(plan.change);
+        x[45 + effect] = 1.0;
+        x[49] = flag(effect == 2 && plan.penalize_destructive);
+        x[50] = flag(effect != 0 && plan.read_only);
+        let ratio = |k: usize| match scores.get(k) {
+            Some(score) if scores[0] != 0.0 => score / scores[0],
+            _ => 0.0,
+        };
+        x[51] = scores[0].ln_1p();
+        x[52] = ratio(1);
+        x[53] = candidates as f64;
+        x[54] = own_idf_total;
+        x[55] = covered;
+        x[56] = plan.unknown_words as f64;
+        x[57] = ratio(SCORES - 1);
+        x
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::weak_model::parse;
+    use super::*;
+
+    #[test]
+    fn the_compiled_tables_are_the_shipped_file_parsed() {
+        let parsed = parse(include_str!("weak_model.txt")).expect("weak_model.txt parses");
+        let model = builtin();
+        assert_eq!(parsed.source_hash, model.source_hash);
+        assert_eq!(parsed.threshold.to_bits(), model.threshold.to_bits());
+        assert_eq!(parsed.baseline.to_bits(), model.baseline.to_bits());
+        assert_eq!(parsed.nodes, model.nodes);
+        assert_eq!(parsed.tree_starts, model.tree_starts);
+    }
+
+    #[test]
+    fn a_tree_walk_sums_leaves_and_malformed_models_are_refused() {
+        let good = "toolsearch-weak-model 1\nsource_hash h\nthreshold 0.5\nfeatures 58\ntrees 1 0.0\n3\n2 1.5 1 2 0 0.0 0\n0 0.0 0 0 1 -1.0 0\n0 0.0 0 0 1 1.0 0\n";
+        let parsed = parse(good).expect("a well-formed model");
+        let model = WeakModel {
+            source_hash: "h",
+            threshold: parsed.threshold,
+            baseline: parsed.baseline,
+            nodes: Box::leak(parsed.nodes.into_boxed_slice()),
+            tree_starts: Box::leak(parsed.tree_starts.into_boxed_slice()),
+        };
+        let mut x = [0.0; N_FEATURES];
+        assert!(model.probability(&x) < 0.5);
+        x[2] = 2.0;
+        assert!(model.probability(&x) > 0.5);
+        x[2] = f64::NAN;
+        assert!(
+            model.probability(&x) > 0.5,
+            "a NaN goes right unless missing_go_to_left"
+        );
+        for bad in [
+            good.replace("toolsearch-weak-model 1", "toolsearch-weak-model 2"),
+            good.replace("features 58", "features 51"),
+            good.replace("2 1.5 1 2 0", "99 1.5 1 2 0"),
+            good.replace("2 1.5 1 2 0", "2 1.5 0 2 0"),
+            good.replace("2 1.5 1 2 0", "2 1.5 1 7 0"),
+            good.replace("2 1.5 1 2 0", "2 inf 1 2 0"),
+            good.replace("threshold 0.5", "threshold x"),
+            good.replace("0 0.0 0 0 1 -1.0 0", "0 0.0 0 0 1 -1.0"),
+            format!("{good}extra\n"),
+            good.replace("trees 1", "trees 2"),
+        ] {
+            assert!(parse(&bad).is_err(), "accepted:\n{bad}");
+        }
+    }
+}
