@@ -4,8 +4,9 @@
 #     git worktree add /tmp/weak HEAD && cd /tmp/weak
 #     git apply docs/adr/0006-learned-weak/features.patch && cargo build --release
 #     OUT=/tmp/weak-out sh docs/adr/0006-learned-weak/run.sh
-# Needs jieba 0.42.1 (the pairs learner), numpy and scikit-learn. The patch is ADR 0017's, which
-# also writes the features of abstain requests.
+# Needs jieba 0.42.1 (the pairs learner), numpy and scikit-learn. The patch is ADR 0017's, changed to
+# write the features of abstain requests too. Its last step retrains the shipped model and says
+# whether src/retrieve/weak_model.txt is still current.
 set -e
 T=${T:-target/release/toolsearch}
 D=docs/adr/0006-learned-weak
@@ -47,3 +48,11 @@ $L apply "$O" holdout-abstain "$O/holdout-abstain.jsonl" qrels/holdout-abstain.j
 echo "== FRA and FEA (the model is trained on our catalog), 0.05"
 $L apply "$O" FRA "$O/fra.jsonl" qrels/foreign/dev.json qrels/foreign/catalog --rate 0.05
 $L apply "$O" FEA "$O/fea.jsonl" qrels/imported/dev.json qrels/imported/catalog --rate 0.05
+echo "== the shipped model, retrained from these features (copy it to src/retrieve/weak_model.txt to retrain)"
+HASH=$($T catalog hash | python3 -c 'import json, sys; print(json.load(sys.stdin)["source_hash"])')
+$L export "$O" "$O/weak_model.txt" "$HASH" --rate 0.05
+if cmp -s "$O/weak_model.txt" src/retrieve/weak_model.txt; then
+  echo "src/retrieve/weak_model.txt is current"
+else
+  echo "src/retrieve/weak_model.txt differs from a model trained now"
+fi
