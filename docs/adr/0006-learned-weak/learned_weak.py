@@ -38,6 +38,7 @@ import numpy as np
 from sklearn.ensemble import HistGradientBoostingClassifier
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '0017-learned-rerank'))
+import export_model  # noqa: E402
 import learned_rerank  # noqa: E402
 
 BIN = os.environ.get('TOOLSEARCH', 'target/release/toolsearch')
@@ -164,12 +165,7 @@ def main():
             f.write(f'threshold {cut!r}\n')
             f.write(f'features {x.shape[1]}\n')
             f.write(f'trees {len(fitted._predictors)} {float(fitted._baseline_prediction.ravel()[0])!r}\n')
-            for (tree,) in fitted._predictors:
-                f.write(f'{len(tree.nodes)}\n')
-                for node in tree.nodes:
-                    f.write(f"{int(node['feature_idx'])} {float(node['num_threshold'])!r} {int(node['left'])} "
-                            f"{int(node['right'])} {int(node['is_leaf'])} {float(node['value'])!r} "
-                            f"{int(node['missing_go_to_left'])}\n")
+            export_model.write_trees(f, fitted)
         print(f'{len(fitted._predictors)} trees, threshold {cut!r} -> {out}')
     else:
         sys.exit(__doc__)

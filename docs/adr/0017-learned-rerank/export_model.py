@@ -36,12 +36,18 @@ def main():
     fitted = HistGradientBoostingClassifier(random_state=0, **params).fit(x, y)
     with open(out, 'w', encoding='utf-8') as f:
         f.write(f'{len(fitted._predictors)} {float(fitted._baseline_prediction.ravel()[0])!r}\n')
-        for (tree,) in fitted._predictors:
-            f.write(f'{len(tree.nodes)}\n')
-            for node in tree.nodes:
-                f.write(f"{int(node['feature_idx'])} {float(node['num_threshold'])!r} {int(node['left'])} "
-                        f"{int(node['right'])} {int(node['is_leaf'])} {float(node['value'])!r} "
-                        f"{int(node['missing_go_to_left'])}\n")
+        write_trees(f, fitted)
+
+
+def write_trees(f, fitted):
+    """Each tree of a fitted classifier: its node count, then one line per node (the format above;
+    also ADR 0006's weak model)."""
+    for (tree,) in fitted._predictors:
+        f.write(f'{len(tree.nodes)}\n')
+        for node in tree.nodes:
+            f.write(f"{int(node['feature_idx'])} {float(node['num_threshold'])!r} {int(node['left'])} "
+                    f"{int(node['right'])} {int(node['is_leaf'])} {float(node['value'])!r} "
+                    f"{int(node['missing_go_to_left'])}\n")
 
 
 if __name__ == '__main__':
