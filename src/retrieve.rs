@@ -74,6 +74,10 @@ pub trait Retriever: Send + Sync {
     /// hits, whose confidence a retriever may judge differently when it knows that. Required,
     /// so a wrapping retriever cannot forget to pass it on.
     fn search_single(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit>;
+    /// For a single request, the learned weak flag's probability that the catalog cannot serve
+    /// it and the threshold above which its answer is a weak match (`toolsearch why`); `None`
+    /// where no such model judges (docs/adr/0006's learned-flag addendum).
+    fn doubt(&self, query: &str, eligible: &[bool]) -> Option<(f64, f64)>;
     /// Fills the retriever's query-independent caches ahead of use, until done or `stop` is
     /// set (a long-running server calls it from a second thread). Never changes an answer.
     fn warm(&self, _stop: &std::sync::atomic::AtomicBool) {}
@@ -299,14 +303,44 @@ impl Retriever for FieldedBm25 {
     }
 
     /// With the weak model (docs/adr/0006's learned-flag addendum), the model judges the first
-    /// hit, and its verdict is every answered hit's confidence, whatever `limit`. It reads the
-    /// first five hits' scores, so at least those are scored (the first `limit` of a longer list
-    /// are the best `limit`), or the first twenty when the first score's tie runs to the fifth
-    /// (`weak::tie_reaches_last_score`).
+    /// hit, and its verdict is every answered hit's confidence, whatever `limit` (the first
+    /// `limit` of a longer list are the best `limit`; see `search_judged`).
     fn search_single(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit> {
         let Some(model) = self.weak_model else {
             return self.search(query, eligible, limit);
         };
+        let (mut hits, doubt) = self.search_judged(model, query, eligible, limit);
+        let confident = doubt.is_none_or(|p| p <= model.threshold());
+        hits.truncate(limit);
+        for hit in &mut hits {
+            hit.confident = confident;
+        }
+        hits
+    }
+
+    fn doubt(&self, query: &str, eligible: &[bool]) -> Option<(f64, f64)> {
+        let model = self.weak_model?;
+        let (_, doubt) = self.search_judged(model, query, eligible, 1);
+        Some((doubt?, model.threshold()))
+    }
+
+    fn explain(&self, query: &str, tools: &[ToolId]) -> Option<Explanation> {
+        self.explain_terms(query, tools)
+    }
+}
+
+impl FieldedBm25 {
+    /// At least the best `limit` hits of a single request, and the weak model's probability that
+    /// the catalog cannot serve it (`None` without hits). The model reads the first five hits'
+    /// scores, so at least those are scored, or the first twenty when the first score's tie runs
+    /// to the fifth (`weak::tie_reaches_last_score`).
+    fn search_judged(
+        &self,
+        model: &weak::WeakModel,
+        query: &str,
+        eligible: &[bool],
+        limit: usize,
+    ) -> (Vec<Hit>, Option<f64>) {
         let plan = self.plan_query(query);
         // Scoring and the model read the same plans (built once).
         let plans = self.bm25f_plans(&plan.terms, &|term| {
@@ -318,20 +352,10 @@ impl Retriever for FieldedBm25 {
             searched = limit.max(weak::DEPTH);
             hits = self.search_planned(&plan, Some(&plans), query, eligible, searched);
         }
-        let confident = !self.doubts(model, &plan, &plans, eligible, &hits, searched);
-        hits.truncate(limit);
-        for hit in &mut hits {
-            hit.confident = confident;
-        }
-        hits
+        let doubt = self.doubt_of(model, &plan, &plans, eligible, &hits, searched);
+        (hits, doubt)
     }
 
-    fn explain(&self, query: &str, tools: &[ToolId]) -> Option<Explanation> {
-        self.explain_terms(query, tools)
-    }
-}
-
-impl FieldedBm25 {
     /// The best `limit` eligible tools for the request `plan` was made from (`query`), scoring
     /// `plans` when given (its [`FieldedBm25::bm25f_plans`], under BM25F).
     fn search_planned(

@@ -121,9 +121,23 @@ pub fn run(catalog: Catalog, retriever: &str, args: &WhyArgs) -> Result<String> 
                 } else {
                     format!("case {id}{expect}")
                 };
+                // An arm is searched as a workflow searches it (its hits' confidence by ADR
+                // 0006's rule, never the learned flag of a single request), and shown by its text.
+                let request = if count > 1 {
+                    let mut arm = crate::eval::case_request(
+                        query.clone(),
+                        vec![query.clone()],
+                        limit,
+                        case.filters.as_ref(),
+                    );
+                    arm.query = Some(query);
+                    arm
+                } else {
+                    wire_request(query, case.filters.as_ref())
+                };
                 requests.push(Pending {
                     title,
-                    request: wire_request(query, case.filters.as_ref()),
+                    request,
                     named: judged.clone(),
                 });
             }
@@ -211,6 +225,14 @@ fn explain_request(
 
     // The whole lexical ranking, for the rank of a named tool beyond the answer.
     let eligible = validated.filters.eligible(catalog);
+    if validated.subqueries.is_empty() {
+        if let Some((doubt, threshold)) = engine.doubt(query, &eligible) {
+            let _ = writeln!(
+                out,
+                "weak model {doubt:.3} that the catalog cannot serve this (a weak match above {threshold:.3}; docs/adr/0006)"
+            );
+        }
+    }
     let ranking = engine.search(query, &eligible, catalog.tools().len());
     let mut tools: Vec<ToolId> = outcome.candidates.iter().map(|c| c.tool).collect();
     for (tool, _) in named {

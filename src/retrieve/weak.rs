@@ -53,6 +53,11 @@ pub fn builtin() -> &'static WeakModel {
 }
 
 impl WeakModel {
+    /// A request is doubted when its probability exceeds this.
+    pub fn threshold(&self) -> f64 {
+        self.threshold
+    }
+
     /// Whether this model was trained for `catalog`.
     pub fn fits(&self, catalog: &Catalog) -> bool {
         self.source_hash == catalog.source_hash()
@@ -100,9 +105,9 @@ pub(super) fn tie_reaches_last_score(hits: &[Hit]) -> bool {
 }
 
 impl FieldedBm25 {
-    /// Whether the model doubts `hits` (a single request's best `searched`, or fewer when no
-    /// more tools score) as the answer to `plan`.
-    pub(super) fn doubts(
+    /// The model's probability that `hits` (a single request's best `searched`, or fewer when no
+    /// more tools score) answer a request the catalog cannot serve; `None` without hits.
+    pub(super) fn doubt_of(
         &self,
         model: &WeakModel,
         plan: &QueryPlan,
@@ -110,10 +115,8 @@ impl FieldedBm25 {
         eligible: &[bool],
         hits: &[Hit],
         searched: usize,
-    ) -> bool {
-        let Some(first) = hits.first() else {
-            return false;
-        };
+    ) -> Option<f64> {
+        let first = hits.first()?;
         // The training counted each request's candidates up to DEPTH: every scoring tool is in
         // `hits` when they are fewer than were searched for.
         let candidates = if hits.len() < searched || hits.len() >= DEPTH {
@@ -122,7 +125,7 @@ impl FieldedBm25 {
             self.scoring_tools_up_to(plans, eligible, DEPTH)
         };
         let x = self.weak_features(plan, plans, hits, first, candidates);
-        model.probability(&x) > model.threshold
+        Some(model.probability(&x))
     }
 
     /// How many eligible tools score above 0, counted up to `cap`: a tool scores when it has a
