@@ -134,6 +134,7 @@ fn every_judged_set_is_valid_and_consistent_with_the_catalog() {
         "holdout-after.json",
         "holdout-workflows.json",
         "holdout-abstain.json",
+        "holdout-abstain-2.json",
         "holdout-fresh.json",
         "holdout-ranking.json",
         "holdout-ranking-2.json",
