@@ -13,24 +13,7 @@ D=docs/adr/0006-learned-weak
 O=${OUT:-/tmp/weak-out}
 mkdir -p "$O"
 # Dev's features with learned pairs out of fold, as ADR 0017's run.sh.
-python3 qrels/catalog_variants.py "$O/var"
-for f in 0 1; do
-  python3 src/text/learn_pairs.py "$O/var/catalog_words.json" qrels/dev.json $f "$O/pairs_$f.txt"
-done
-python3 - "$O" <<'PY'
-import json, sys
-sys.path.insert(0, 'src/text')
-from learn_pairs import fold_of
-out = sys.argv[1]
-dev = json.load(open('qrels/dev.json', encoding='utf-8'))
-for f in (0, 1):
-    json.dump(dict(dev, cases=[c for c in dev['cases'] if fold_of(c['id']) == f]),
-              open(f'{out}/dev_fold{f}.json', 'w', encoding='utf-8'), ensure_ascii=False)
-spent = [json.load(open(p, encoding='utf-8')) for p in
-         ('qrels/holdout.json', 'qrels/holdout-next.json', 'qrels/holdout-after.json')]
-json.dump(dict(spent[0], cases=[c for d in spent for c in d['cases']]),
-          open(f'{out}/spent.json', 'w', encoding='utf-8'), ensure_ascii=False)
-PY
+sh docs/adr/0015-learned-pairs/out_of_fold.sh "$O"
 FEATURES=1 $T why --qrels "$O/dev_fold0.json" --case x --param learned_pairs="$O/pairs_1.txt" > "$O/dev_oof.jsonl"
 FEATURES=1 $T why --qrels "$O/dev_fold1.json" --case x --param learned_pairs="$O/pairs_0.txt" >> "$O/dev_oof.jsonl"
 FEATURES=1 $T why --qrels "$O/spent.json" --case x > "$O/spent.jsonl"

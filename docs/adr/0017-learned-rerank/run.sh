@@ -14,23 +14,12 @@ mkdir -p "$O"
 # Dev's features with learned pairs out of fold: each half of the annotator sets is searched with
 # the pairs learned on the other half (docs/adr/0015's cross-validation), so the learned terms
 # are no better on dev than on new requests.
-python3 qrels/catalog_variants.py "$O/var"
-for f in 0 1; do
-  python3 src/text/learn_pairs.py "$O/var/catalog_words.json" qrels/dev.json $f "$O/pairs_$f.txt"
-done
+sh docs/adr/0015-learned-pairs/out_of_fold.sh "$O"
+# Dev's workflow arms, each searched alone.
 python3 - "$O" <<'EOF'
 import json, sys
-sys.path.insert(0, 'src/text')
-from learn_pairs import fold_of
 out = sys.argv[1]
 dev = json.load(open('qrels/dev.json', encoding='utf-8'))
-for f in (0, 1):
-    json.dump(dict(dev, cases=[c for c in dev['cases'] if fold_of(c['id']) == f]),
-              open(f'{out}/dev_fold{f}.json', 'w', encoding='utf-8'), ensure_ascii=False)
-spent = [json.load(open(p, encoding='utf-8')) for p in
-         ('qrels/holdout.json', 'qrels/holdout-next.json', 'qrels/holdout-after.json')]
-json.dump(dict(spent[0], cases=[c for d in spent for c in d['cases']]),
-          open(f'{out}/spent.json', 'w', encoding='utf-8'), ensure_ascii=False)
 arms = []
 for c in dev['cases']:
     w = c.get('workflow')
