@@ -454,6 +454,16 @@ pub(crate) struct QueryPlan {
     coord: f64,
 }
 
+impl QueryPlan {
+    /// Where `term` came from (`terms` is sorted by term id; a term it lacks reads as the
+    /// request's own).
+    fn origin_of(&self, term: u32) -> Origin {
+        self.terms
+            .binary_search_by_key(&term, |t| t.term)
+            .map_or(Origin::Request, |at| self.terms[at].origin)
+    }
+}
+
 impl FieldedBm25 {
     /// The intent and product multipliers of `tool` under `plan` (the coordination factor
     /// apart).

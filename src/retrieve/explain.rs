@@ -114,24 +114,15 @@ impl FieldedBm25 {
         let plan = self.plan_query(query);
         let groups = self.expansion_groups(query);
         let triggers = self.learned_triggers(query);
-        let k1 = self.config.k1;
         // The very plans `search` scores with: the terms the index holds, in term order.
         let plans = self.bm25f_plans(&plan.terms, &|term| {
             self.counts_for_coverage(term, plan.has_word_terms)
         });
-        let own_idf_total: f64 = plans
-            .iter()
-            .filter(|p| p.counts_for_coverage)
-            .map(|p| p.idf)
-            .fold(0.0, |total, idf| total + idf);
+        let own_idf_total = own_idf_total(&plans);
         let terms: Vec<ExplainedTerm> = plans
             .iter()
             .map(|p| {
-                // `plan.terms` is sorted by term id, and every plan comes from one of them.
-                let origin = plan
-                    .terms
-                    .binary_search_by_key(&p.term, |t| t.term)
-                    .map_or(Origin::Request, |at| plan.terms[at].origin);
+                let origin = plan.origin_of(p.term);
                 ExplainedTerm {
                     text: self.index.terms.term(p.term).to_string(),
                     origin,
@@ -155,35 +146,7 @@ impl FieldedBm25 {
             .collect();
         let scores = tools
             .iter()
-            .map(|&tool| {
-                let mut parts = Vec::new();
-                let mut fields = [0.0; N_FIELDS];
-                let mut covered = 0.0;
-                for (at, p) in plans.iter().enumerate() {
-                    let Some(row) = self.row_of(p.term, tool) else {
-                        continue;
-                    };
-                    let mut part = [0.0; N_FIELDS];
-                    accumulate(&mut part, &row, p, k1);
-                    accumulate(&mut fields, &row, p, k1);
-                    if p.counts_for_coverage {
-                        covered += p.idf;
-                    }
-                    parts.push((at, part));
-                }
-                let intent = self.multiplier(&plan, tool);
-                let coord_factor = coord_factor(plan.coord, covered, own_idf_total);
-                let sum: f64 = fields.iter().sum();
-                ToolScore {
-                    tool,
-                    parts,
-                    fields,
-                    intent,
-                    coord_factor,
-                    covered,
-                    score: sum * (intent * coord_factor),
-                }
-            })
+            .map(|&tool| self.tool_score(&plan, &plans, own_idf_total, tool))
             .collect();
         Some(Explanation {
             terms,
@@ -196,4 +159,54 @@ impl FieldedBm25 {
             tools: scores,
         })
     }
+
+    /// `tool`'s score from a request's `plans` (its [`FieldedBm25::bm25f_plans`]), term by term:
+    /// each term's row and part in term order, as scoring sums them. `toolsearch why` and the
+    /// learned weak flag (`retrieve::weak`) read it.
+    pub(super) fn tool_score(
+        &self,
+        plan: &QueryPlan,
+        plans: &[TermPlan<'_>],
+        own_idf_total: f64,
+        tool: ToolId,
+    ) -> ToolScore {
+        let k1 = self.config.k1;
+        let mut parts = Vec::new();
+        let mut fields = [0.0; N_FIELDS];
+        let mut covered = 0.0;
+        for (at, p) in plans.iter().enumerate() {
+            let Some(row) = self.row_of(p.term, tool) else {
+                continue;
+            };
+            let mut part = [0.0; N_FIELDS];
+            accumulate(&mut part, &row, p, k1);
+            accumulate(&mut fields, &row, p, k1);
+            if p.counts_for_coverage {
+                covered += p.idf;
+            }
+            parts.push((at, part));
+        }
+        let intent = self.multiplier(plan, tool);
+        let coord_factor = coord_factor(plan.coord, covered, own_idf_total);
+        let sum: f64 = fields.iter().sum();
+        ToolScore {
+            tool,
+            parts,
+            fields,
+            intent,
+            coord_factor,
+            covered,
+            score: sum * (intent * coord_factor),
+        }
+    }
+}
+
+/// The idf of the user's words the index holds, summed in term order: the denominator of
+/// coverage, as scoring sums it.
+pub(super) fn own_idf_total(plans: &[TermPlan<'_>]) -> f64 {
+    plans
+        .iter()
+        .filter(|p| p.counts_for_coverage)
+        .map(|p| p.idf)
+        .fold(0.0, |total, idf| total + idf)
 }

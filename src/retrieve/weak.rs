@@ -9,6 +9,7 @@
 //! first-hit rule. Its features are the ones `features.patch` makes `toolsearch why` write, in
 //! that order; `tests/it/weak.rs` holds the flags to the ones the training script predicts.
 
+use super::explain::own_idf_total;
 use super::weak_model::{Node, N_FEATURES};
 use super::*;
 
@@ -158,8 +159,9 @@ impl FieldedBm25 {
 
     /// The features the model reads, computed as `features.patch` and the training script
     /// compute them (ADR 0017's `features`, then `learned_weak.py`'s `request_features`): the
-    /// first hit's parts per term class and field come from the very plans and operations of
-    /// `explain_terms`; `candidates` is the count of hits the training read (at most DEPTH).
+    /// first hit's parts per term class and field are `explain`'s [`FieldedBm25::tool_score`]
+    /// on the plans scoring used; `candidates` is the count of hits the training read (at most
+    /// DEPTH).
     fn weak_features(
         &self,
         plan: &QueryPlan,
@@ -168,29 +170,13 @@ impl FieldedBm25 {
         first: &Hit,
         candidates: usize,
     ) -> [f64; N_FEATURES] {
-        let k1 = self.config.k1;
-        let own_idf_total: f64 = plans
-            .iter()
-            .filter(|p| p.counts_for_coverage)
-            .map(|p| p.idf)
-            .fold(0.0, |total, idf| total + idf);
+        let own_idf_total = own_idf_total(plans);
+        let score = self.tool_score(plan, plans, own_idf_total, first.tool);
         let mut parts = [[0.0; N_FIELDS]; N_CLASSES];
-        let mut covered = 0.0;
-        for p in plans {
-            let Some(row) = self.row_of(p.term, first.tool) else {
-                continue;
-            };
-            let mut part = [0.0; N_FIELDS];
-            accumulate(&mut part, &row, p, k1);
-            if p.counts_for_coverage {
-                covered += p.idf;
-            }
-            let origin = plan
-                .terms
-                .binary_search_by_key(&p.term, |t| t.term)
-                .map_or(Origin::Request, |at| plan.terms[at].origin);
-            let class = match origin {
-                Origin::Request if self.marked_terms.contains(&p.term) => 1,
+        for (at, part) in &score.parts {
+            let term = plans[*at].term;
+            let class = match plan.origin_of(term) {
+                Origin::Request if self.marked_terms.contains(&term) => 1,
                 Origin::Request => 0,
                 Origin::Lexicon => 2,
                 Origin::Learned => 3,
@@ -200,6 +186,7 @@ impl FieldedBm25 {
                 *sum += value;
             }
         }
+        let covered = score.covered;
         // Every hit after the first SCORES scores below the first (`tie_reaches_last_score`),
         // so the largest score of the first DEPTH is among these.
         let scores: Vec<f64> = hits.iter().take(DEPTH).map(|hit| hit.score).collect();
@@ -221,7 +208,6 @@ impl FieldedBm25 {
             let sum = parts.iter().fold(0.0, |total, class| total + class[field]);
             x[30 + field] = sum / top;
         }
-        let intent = self.multiplier(plan, first.tool);
         let effect = match self.tool_effects[first.tool as usize] {
             Some(Effect::Read) => 0,
             Some(Effect::Write) => 1,
@@ -236,8 +222,8 @@ impl FieldedBm25 {
         };
         x[35] = first.score / top;
         x[36] = first.score.ln_1p();
-        x[37] = intent;
-        x[38] = coord_factor(plan.coord, covered, own_idf_total);
+        x[37] = score.intent;
+        x[38] = score.coord_factor;
         x[39] = covered / own;
         x[40] = plan.unknown_words as f64;
         x[41] = 1.0;
