@@ -91,17 +91,7 @@ fn few_answerable_requests_are_weak_matches() {
         if case.get("workflow").is_some() || case["expect"] == "abstain" {
             continue;
         }
-        let mut request = serde_json::json!({
-            "version": "tool-search.v1",
-            "query": case["query"],
-            "limit": 10,
-        });
-        for (key, value) in case["filters"].as_object().into_iter().flatten() {
-            if value.as_array().is_some_and(|v| !v.is_empty()) {
-                request[key] = value.clone();
-            }
-        }
-        lines.push_str(&format!("{request}\n"));
+        lines.push_str(&case_request_line(case, 10));
         answerable += 1;
     }
     let out = ts(&["serve"]).stdin(lines).run();

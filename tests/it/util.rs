@@ -258,3 +258,19 @@ pub fn hashes(catalog: Option<&str>) -> (String, String) {
             .to_string(),
     )
 }
+
+/// A judged case's query as a `tool-search.v1` request line asking for `limit` tools, with the
+/// case's non-empty filters (what `serve` is sent in place of `eval`).
+pub fn case_request_line(case: &serde_json::Value, limit: u64) -> String {
+    let mut request = serde_json::json!({
+        "version": "tool-search.v1",
+        "query": case["query"],
+        "limit": limit,
+    });
+    for (key, value) in case["filters"].as_object().into_iter().flatten() {
+        if value.as_array().is_some_and(|v| !v.is_empty()) {
+            request[key] = value.clone();
+        }
+    }
+    format!("{request}\n")
+}

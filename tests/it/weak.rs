@@ -97,17 +97,7 @@ fn the_flag_does_not_depend_on_the_limit() {
             if case.get("workflow").is_some() {
                 continue;
             }
-            let mut request = serde_json::json!({
-                "version": "tool-search.v1",
-                "query": case["query"],
-                "limit": limit,
-            });
-            for (key, value) in case["filters"].as_object().into_iter().flatten() {
-                if value.as_array().is_some_and(|v| !v.is_empty()) {
-                    request[key] = value.clone();
-                }
-            }
-            lines.push_str(&format!("{request}\n"));
+            lines.push_str(&case_request_line(case, limit));
         }
         let out = ts(&["serve"]).stdin(lines).run();
         assert_eq!(out.code, 0, "serve failed: {}", out.stderr);
