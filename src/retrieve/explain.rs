@@ -2,7 +2,8 @@
 //! for chosen tools, each term's contribution per field, recomputed with the very operations,
 //! in the very order, that [`FieldedBm25::search`] uses (so the parts add up to the hit's
 //! `fields` and `score` bit for bit; `tests/it/why.rs` checks it on every judged request).
-//! Read by `toolsearch why` only; never on the search path.
+//! Read by `toolsearch why`; on the search path only [`FieldedBm25::tool_score`] runs, for the
+//! first hit of a single request that the learned weak flag judges (`retrieve::weak`).
 
 use super::*;
 
