@@ -221,6 +221,10 @@ impl Retriever for Engine {
         self.retriever().search_single(query, eligible, limit)
     }
 
+    fn search_arm(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<retrieve::Hit> {
+        self.retriever().search_arm(query, eligible, limit)
+    }
+
     fn doubt(&self, query: &str, eligible: &[bool]) -> Option<(f64, f64)> {
         self.retriever().doubt(query, eligible)
     }

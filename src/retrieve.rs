@@ -74,6 +74,10 @@ pub trait Retriever: Send + Sync {
     /// hits, whose confidence a retriever may judge differently when it knows that. Required,
     /// so a wrapping retriever cannot forget to pass it on.
     fn search_single(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit>;
+    /// [`Retriever::search`] for one arm of a request with subqueries: the same hits in the
+    /// same order, less the tail a retriever judges too weak to spend a merged slot on, so a
+    /// sure arm leaves its slots to the other arms. Required, like `search_single`.
+    fn search_arm(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit>;
     /// For a single request, the learned weak flag's probability that the catalog cannot serve
     /// it and the threshold above which its answer is a weak match (`toolsearch why`); `None`
     /// where no such model judges (docs/adr/0006's learned-flag addendum).
@@ -315,6 +319,17 @@ impl Retriever for FieldedBm25 {
         for hit in &mut hits {
             hit.confident = confident;
         }
+        hits
+    }
+
+    /// Keeps the hits scoring at least `arm_floor` times the arm's best (docs/adr/0013's
+    /// arm-floor addendum, pre-registration 92).
+    fn search_arm(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit> {
+        let mut hits = self.search(query, eligible, limit);
+        let floor = hits
+            .first()
+            .map_or(0.0, |best| best.score * self.config.arm_floor);
+        hits.retain(|hit| hit.score >= floor);
         hits
     }
 
@@ -965,5 +980,42 @@ mod tests {
         };
         assert_eq!(hits(true).len(), 2);
         assert_eq!(hits(true), hits(false));
+    }
+
+    /// A workflow arm keeps the first hits of `search`, down to `arm_floor` times the best
+    /// score (docs/adr/0013's arm-floor addendum); 0 keeps them all.
+    #[test]
+    fn an_arm_drops_the_hits_below_its_floor() {
+        let catalog = catalog_of(
+            "p",
+            r#"{"canonical_path":"p.a","name":"a","agent_summary":"Export the quarterly report.","description":"Export the quarterly report as a file."},
+                {"canonical_path":"p.b","name":"b","agent_summary":"Share a report.","description":"Share a report with a colleague."},
+                {"canonical_path":"p.c","name":"c","agent_summary":"Export contacts.","description":"Export the address book."},
+                {"canonical_path":"p.d","name":"d","agent_summary":"Print the quarterly numbers.","description":"Print a page of numbers."}"#,
+        );
+        let eligible = [true; 4];
+        let query = "export the quarterly report";
+        let arm = |floor: f64| {
+            let config = Bm25Config {
+                arm_floor: floor,
+                ..Bm25Config::DEFAULT
+            };
+            let retriever = FieldedBm25::new("fielded_bm25", config, &catalog);
+            let all = retriever.search(query, &eligible, 10);
+            let kept = retriever.search_arm(query, &eligible, 10);
+            assert_eq!(
+                all[..kept.len()].iter().map(|h| h.tool).collect::<Vec<_>>(),
+                kept.iter().map(|h| h.tool).collect::<Vec<_>>()
+            );
+            let best = all[0].score;
+            assert!(kept.iter().all(|h| h.score >= floor * best));
+            assert!(all[kept.len()..].iter().all(|h| h.score < floor * best));
+            (all.len(), kept.len())
+        };
+        let (all, kept) = arm(0.0);
+        assert_eq!((all, kept), (4, 4));
+        let (all, kept) = arm(Bm25Config::DEFAULT.arm_floor);
+        assert!(0 < kept && kept < all, "kept {kept} of {all}");
+        assert_eq!(arm(1.0).1, 1);
     }
 }

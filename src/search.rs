@@ -117,7 +117,8 @@ pub fn resolve_identity(catalog: &Catalog, text: &str) -> Option<ToolId> {
 }
 
 /// One query's arm: its exact identity, or its best `depth` lexical hits (for a request without
-/// subqueries, [`Retriever::search_single`]'s).
+/// subqueries, [`Retriever::search_single`]'s; for one arm of a request with subqueries,
+/// [`Retriever::search_arm`]'s, which may leave out a weak tail).
 fn search_arm(
     catalog: &Catalog,
     retriever: &dyn Retriever,
@@ -135,7 +136,7 @@ fn search_arm(
     Arm::Lexical(if request.subqueries.is_empty() {
         retriever.search_single(text, eligible, depth)
     } else {
-        retriever.search(text, eligible, depth)
+        retriever.search_arm(text, eligible, depth)
     })
 }
 

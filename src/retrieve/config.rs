@@ -99,6 +99,10 @@ pub struct Bm25Config {
     /// learned-flag addendum, pre-registration 91). Elsewhere, and for workflow arms, the rule
     /// stays.
     pub learned_weak: bool,
+    /// In a request with subqueries, an arm keeps only the hits scoring at least this share of
+    /// its best hit's score, so a sure arm leaves the merged slots to the other arms' deeper
+    /// hits (0 = keep all; docs/adr/0013's arm-floor addendum, pre-registration 92).
+    pub arm_floor: f64,
     /// Coordination factor: in a request of at least `short_query_words` word terms, a hit's
     /// score is multiplied by `1 - coord + coord * coverage` (its share of the user's own
     /// words' idf, as for `min_coverage`), so tools matching more of what the user wrote come
@@ -180,6 +184,7 @@ impl Bm25Config {
             "weak_unknown_words" => self.weak_unknown_words = whole()?,
             "description_as_summary" => self.description_as_summary = flag()?,
             "learned_weak" => self.learned_weak = flag()?,
+            "arm_floor" => self.arm_floor = number()?,
             "coord" => self.coord = number()?,
             "product_boost" => self.product_boost = number()?,
             "learned_weight" => self.learned_weight = number()?,
@@ -252,6 +257,7 @@ impl Bm25Config {
         weak_unknown_words: 3,
         description_as_summary: true,
         learned_weak: true,
+        arm_floor: 0.6,
         coord: 0.3,
         product_boost: 1.0,
         learned_weight: 0.1,
@@ -304,6 +310,7 @@ impl Bm25Config {
         weak_unknown_words: 0,
         description_as_summary: false,
         learned_weak: false,
+        arm_floor: 0.0,
         coord: 0.0,
         product_boost: 1.0,
         learned_weight: 0.0,

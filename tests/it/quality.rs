@@ -44,6 +44,13 @@ fn quality_floor_on_the_test_set() {
         abstain >= 0.42,
         "abstain_accuracy = {abstain} fell below the floor 0.42 (docs/adr/0006)"
     );
+    // 21 of 28 in docs/EVALUATION.md; the floor is one case under (a 0.02 margin is less than a
+    // case here).
+    let workflows = metric(&report, "workflow_complete@5");
+    assert!(
+        workflows >= 0.71,
+        "workflow_complete@5 = {workflows} fell below the floor 0.71 (docs/adr/0013)"
+    );
 }
 
 /// The same kind of floor on the catalogs nobody tuned on (docs/EVALUATION.md, "Catalogs nobody
