@@ -4,7 +4,8 @@
 //! Cases go through request validation, [`search::search`] and [`respond::fit`] exactly as a
 //! live request would (one process, one index). Metric sums run in case order, so the report
 //! is byte-identical across runs. `--compare` runs a second retriever and reports per-case
-//! wins/losses and a paired bootstrap confidence interval for the recall@5 difference.
+//! wins/losses (by first relevant rank, and the workflows, forbidden tools and abstain cases only
+//! one side gets right) and a paired bootstrap confidence interval for the recall@5 difference.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -26,7 +27,7 @@ pub struct EvalArgs {
     pub compare: Option<String>,
     pub json: bool,
     /// How many cases each list of the table shows: the worst cases, the abstain cases
-    /// answered confidently and, with `--compare`, each side's wins (default 15; 0 prints
+    /// answered confidently and, with `--compare`, each side's wins and outcomes (default 15; 0 prints
     /// figures only, e.g. for a run on the test set that must not show its cases).
     pub worst: Option<usize>,
     /// Retriever configuration overrides, `key=value` (see `Bm25Config::set`).
@@ -603,6 +604,9 @@ impl XorShift {
     }
 }
 
+/// A case's yes/no outcome under `--compare`, `None` where it does not apply.
+type PairedOutcome = fn(&CaseScores) -> Option<bool>;
+
 fn compare_table(base: &Run, other: &Run, qrels: &QrelsDocument, listed: usize) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -709,6 +713,41 @@ fn compare_table(base: &Run, other: &Run, qrels: &QrelsDocument, listed: usize) 
     }
     if listed > 0 && !losses.is_empty() {
         let _ = writeln!(out, "  B wins: {}", show(&losses));
+    }
+    // The outcomes a rank does not show, case by case: which side alone completes a workflow,
+    // shows a forbidden tool, or answers an abstain case right.
+    let outcomes: [(&str, PairedOutcome); 3] = [
+        ("workflow complete@5", |s| {
+            s.workflow.then_some(s.workflow_complete)
+        }),
+        ("forbidden tool in the top 5", |s| {
+            s.has_forbidden.then_some(s.forbidden5)
+        }),
+        ("abstain answered (abstained or weak_match)", |s| {
+            s.abstain_case.then_some(s.abstain_ok)
+        }),
+    ];
+    for (label, outcome) in outcomes {
+        let (mut only_a, mut only_b) = (Vec::new(), Vec::new());
+        for ((a, b), case) in base.scores.iter().zip(&other.scores).zip(&qrels.cases) {
+            match (outcome(a), outcome(b)) {
+                (Some(true), Some(false)) => only_a.push(&case.id),
+                (Some(false), Some(true)) => only_b.push(&case.id),
+                _ => {}
+            }
+        }
+        let _ = writeln!(
+            out,
+            "{label}: A only on {} cases, B only on {} cases",
+            only_a.len(),
+            only_b.len()
+        );
+        if listed > 0 && !only_a.is_empty() {
+            let _ = writeln!(out, "  A only: {}", show(&only_a));
+        }
+        if listed > 0 && !only_b.is_empty() {
+            let _ = writeln!(out, "  B only: {}", show(&only_b));
+        }
     }
     out
 }

@@ -297,4 +297,23 @@ fn worst_bounds_every_case_list_and_zero_prints_figures_only() {
             .unwrap_or_else(|| panic!("no `{side}` line:\n{two}"));
         assert_eq!(line[side.len()..].split(' ').count(), 2, "{line}");
     }
+    // The paired outcomes: a count line each, and lists bounded like the wins.
+    for label in [
+        "workflow complete@5: A only on ",
+        "forbidden tool in the top 5: A only on ",
+        "abstain answered (abstained or weak_match): A only on ",
+    ] {
+        assert!(
+            quiet.lines().any(|line| line.starts_with(label)),
+            "{label}\n{quiet}"
+        );
+    }
+    let lists: Vec<&str> = two
+        .lines()
+        .filter(|l| l.starts_with("  A only: ") || l.starts_with("  B only: "))
+        .collect();
+    assert!(!lists.is_empty(), "{two}");
+    for line in lists {
+        assert!(line[10..].split(' ').count() <= 2, "{line}");
+    }
 }
