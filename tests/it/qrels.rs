@@ -133,6 +133,7 @@ fn every_judged_set_is_valid_and_consistent_with_the_catalog() {
         "holdout-next.json",
         "holdout-after.json",
         "holdout-workflows.json",
+        "holdout-workflows-2.json",
         "holdout-abstain.json",
         "holdout-abstain-2.json",
         "holdout-fresh.json",
