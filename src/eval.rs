@@ -124,8 +124,10 @@ struct Outcome {
     truncated_query: bool,
 }
 
-fn run_case(engine: &Engine, case: &QrelsCase) -> Outcome {
-    let language = case.language.unwrap_or_else(|| language_of(&case.query));
+/// The request `eval` sends for a judged case: its query, or its subqueries for a workflow
+/// (each cut to the request limits), at 10 candidates or 5 for a workflow, with its filters; and
+/// whether any text was cut. Shared by `eval` and `why`.
+pub fn judged_request(case: &QrelsCase) -> (wire::SearchRequest, bool) {
     let (query, mut truncated_query) = cut_query(&case.query);
     let workflow_subqueries = case
         .workflow
@@ -144,7 +146,15 @@ fn run_case(engine: &Engine, case: &QrelsCase) -> Outcome {
     } else {
         EVAL_LIMIT
     };
-    let wire_request = case_request(query, subqueries, limit, case.filters.as_ref());
+    (
+        case_request(query, subqueries, limit, case.filters.as_ref()),
+        truncated_query,
+    )
+}
+
+fn run_case(engine: &Engine, case: &QrelsCase) -> Outcome {
+    let language = case.language.unwrap_or_else(|| language_of(&case.query));
+    let (wire_request, truncated_query) = judged_request(case);
     let answer = request::validate_search(&wire_request, engine.catalog()).and_then(|validated| {
         let outcome = search::search(engine.catalog(), engine.retriever(), &validated);
         respond::fit(engine.catalog(), &outcome, false).map(|(document, _)| document)

@@ -2,8 +2,10 @@
 //! the ranking or writes a catalog ("why is my tool not first?"). It answers the request as
 //! `search` would, then prints every term the retriever weighed (and where it came from:
 //! the request's own words or a join) and, for the answer's first tools and for any tool
-//! named, each term's contribution per field, the multipliers and the score. Readable text,
-//! not a public document; the figures are the retriever's own (`retrieve::Explanation`).
+//! named, each term's contribution per field, the multipliers and the score. A workflow case is
+//! explained arm by arm, then its merged answer is listed as `eval` judges it, with the required
+//! tools it lacks. Readable text, not a public document; the figures are the retriever's own
+//! (`retrieve::Explanation`).
 
 use std::fmt::Write as _;
 
@@ -35,6 +37,9 @@ struct Pending {
     title: String,
     request: wire::SearchRequest,
     named: Vec<(String, String)>,
+    /// For a workflow case's merged answer: its required tools (the answer is listed, not
+    /// explained term by term).
+    required: Option<Vec<String>>,
 }
 
 /// The answer's tools explained when `--limit` is not given.
@@ -83,6 +88,7 @@ pub fn run(catalog: Catalog, retriever: &str, args: &WhyArgs) -> Result<String> 
             title: String::new(),
             request: wire_request(query.clone(), None),
             named,
+            required: None,
         }),
         (None, Some(id)) => {
             let path = args.qrels.as_deref().ok_or_else(|| {
@@ -139,6 +145,18 @@ pub fn run(catalog: Catalog, retriever: &str, args: &WhyArgs) -> Result<String> 
                     title,
                     request,
                     named: judged.clone(),
+                    required: None,
+                });
+            }
+            // A workflow's arms are merged into one answer, the one `eval` judges.
+            if let Some(workflow) = &case.workflow {
+                requests.push(Pending {
+                    title: format!(
+                        "case {id}, the merged answer (its {count} subqueries together, as eval asks)"
+                    ),
+                    request: crate::eval::judged_request(case).0,
+                    named: judged,
+                    required: Some(workflow.required.clone()),
                 });
             }
         }
@@ -154,36 +172,100 @@ pub fn run(catalog: Catalog, retriever: &str, args: &WhyArgs) -> Result<String> 
         title,
         request: wire_request,
         named,
+        required,
     } in requests
     {
         let validated = request::validate_search(&wire_request, &catalog)?;
+        let resolve = |path: &str| {
+            resolve_identity(&catalog, path).ok_or_else(|| {
+                Error::new(
+                    Reason::UnknownTool,
+                    format!("no tool `{path}` in this catalog"),
+                )
+            })
+        };
         let tools = named
             .iter()
-            .map(|(path, note)| {
-                resolve_identity(&catalog, path)
-                    .map(|tool| (tool, note.clone()))
-                    .ok_or_else(|| {
-                        Error::new(
-                            Reason::UnknownTool,
-                            format!("no tool `{path}` in this catalog"),
-                        )
-                    })
-            })
+            .map(|(path, note)| resolve(path).map(|tool| (tool, note.clone())))
             .collect::<Result<Vec<(ToolId, String)>>>()?;
-        resolved.push((title, validated, tools));
+        let required = required
+            .map(|paths| {
+                paths
+                    .iter()
+                    .map(|path| resolve(path))
+                    .collect::<Result<Vec<ToolId>>>()
+            })
+            .transpose()?;
+        resolved.push((title, validated, tools, required));
     }
     let engine = crate::eval::engine_with_params(catalog, retriever, &args.params)?;
     let mut out = String::new();
-    for (at, (title, validated, named)) in resolved.iter().enumerate() {
+    for (at, (title, validated, named, required)) in resolved.iter().enumerate() {
         if at > 0 {
             out.push('\n');
         }
         if !title.is_empty() {
             let _ = writeln!(out, "{title}");
         }
-        explain_request(&mut out, &engine, validated, named, &args.params)?;
+        match required {
+            Some(required) => write_merged(&mut out, &engine, validated, named, required)?,
+            None => explain_request(&mut out, &engine, validated, named, &args.params)?,
+        }
     }
     Ok(out)
+}
+
+/// A workflow's merged answer, as `eval` judges it: each candidate with its case note, then the
+/// required tools it lacks.
+fn write_merged(
+    out: &mut String,
+    engine: &crate::Engine,
+    validated: &request::SearchRequest,
+    named: &[(ToolId, String)],
+    required: &[ToolId],
+) -> Result<()> {
+    let catalog = engine.catalog();
+    let outcome = search::search(catalog, engine, validated);
+    let (document, _) = crate::respond::fit(catalog, &outcome, false)?;
+    let _ = writeln!(out, "answer     {}", document.strategy);
+    let width = document
+        .candidates
+        .iter()
+        .map(|c| c.canonical_path.chars().count())
+        .max()
+        .unwrap_or(0);
+    for candidate in &document.candidates {
+        let path = &candidate.canonical_path;
+        let notes: Vec<&str> = named
+            .iter()
+            .filter(|(tool, note)| {
+                !note.is_empty() && &catalog.tool(*tool).def.canonical_path == path
+            })
+            .map(|(_, note)| note.as_str())
+            .collect();
+        let line = format!(
+            "  {:>2}  {path:<width$}  {}",
+            candidate.rank,
+            notes.join(", ")
+        );
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    let missing: Vec<&str> = required
+        .iter()
+        .map(|&tool| catalog.tool(tool).def.canonical_path.as_str())
+        .filter(|path| {
+            !document
+                .candidates
+                .iter()
+                .any(|c| c.canonical_path == *path)
+        })
+        .collect();
+    if missing.is_empty() {
+        let _ = writeln!(out, "complete   every required tool is in it");
+    } else {
+        let _ = writeln!(out, "missing    {}", missing.join(", "));
+    }
+    Ok(())
 }
 
 /// One request's report.
