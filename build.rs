@@ -53,41 +53,46 @@ fn main() {
     weak_tables(&manifest, &out_dir);
 }
 
-/// Compiles `src/retrieve/weak_model.txt` (docs/adr/0006's learned flag) into static tables
-/// (`weak_tables.rs`, read by `retrieve::weak`), parsed by `weak_model::parse`, which a test
-/// also runs on the same file at run time.
+/// Compiles the learned tree models into static tables (`weak_tables.rs`, read by
+/// `retrieve::weak`): `src/retrieve/weak_model.txt` (docs/adr/0006's learned flag, prefix `WEAK`)
+/// and `src/retrieve/sure_model.txt` (docs/adr/0018's sure answer, prefix `SURE`), each parsed by
+/// `weak_model::parse`, which a test also runs on the same files at run time.
 fn weak_tables(manifest: &std::path::Path, out_dir: &std::path::Path) {
-    let path = manifest.join("src/retrieve/weak_model.txt");
-    println!("cargo:rerun-if-changed={}", path.display());
-    let source = std::fs::read_to_string(&path).expect("read the weak model");
-    let model =
-        weak_model::parse(&source).unwrap_or_else(|message| panic!("weak_model.txt: {message}"));
     let mut code = String::new();
-    writeln!(
-        code,
-        "/// The catalog the model was trained for.\npub static WEAK_SOURCE_HASH: &str = {:?};\n/// A request is doubted above this probability.\npub static WEAK_THRESHOLD: f64 = {:?};\n/// The log-odds before any tree.\npub static WEAK_BASELINE: f64 = {:?};",
-        model.source_hash, model.threshold, model.baseline
-    )
-    .expect("write");
-    code.push_str(
-        "/// Every tree's nodes, tree after tree.\npub static WEAK_NODES: &[Node] = &[\n",
-    );
-    for node in &model.nodes {
+    for (file, prefix) in [("weak_model.txt", "WEAK"), ("sure_model.txt", "SURE")] {
+        let path = manifest.join("src/retrieve").join(file);
+        println!("cargo:rerun-if-changed={}", path.display());
+        let source = std::fs::read_to_string(&path).expect("read a tree model");
+        let model =
+            weak_model::parse(&source).unwrap_or_else(|message| panic!("{file}: {message}"));
         writeln!(
             code,
-            "    Node {{ feature: {}, threshold: {:?}, left: {}, right: {}, leaf: {}, value: {:?}, missing_left: {} }},",
-            node.feature, node.threshold, node.left, node.right, node.leaf, node.value, node.missing_left
+            "/// The catalog the model was trained for.\npub static {prefix}_SOURCE_HASH: &str = {:?};\n/// The model's threshold on its probability.\npub static {prefix}_THRESHOLD: f64 = {:?};\n/// The log-odds before any tree.\npub static {prefix}_BASELINE: f64 = {:?};",
+            model.source_hash, model.threshold, model.baseline
         )
         .expect("write");
+        writeln!(
+            code,
+            "/// Every tree's nodes, tree after tree.\npub static {prefix}_NODES: &[Node] = &["
+        )
+        .expect("write");
+        for node in &model.nodes {
+            writeln!(
+                code,
+                "    Node {{ feature: {}, threshold: {:?}, left: {}, right: {}, leaf: {}, value: {:?}, missing_left: {} }},",
+                node.feature, node.threshold, node.left, node.right, node.leaf, node.value, node.missing_left
+            )
+            .expect("write");
+        }
+        code.push_str("];\n");
+        table(
+            &mut code,
+            &format!("Where each tree starts in `{prefix}_NODES`."),
+            &format!("{prefix}_TREE_STARTS"),
+            1,
+            &model.tree_starts,
+        );
     }
-    code.push_str("];\n");
-    table(
-        &mut code,
-        "Where each tree starts in `WEAK_NODES`.",
-        "WEAK_TREE_STARTS",
-        1,
-        &model.tree_starts,
-    );
     std::fs::write(out_dir.join("weak_tables.rs"), code).expect("write weak_tables.rs");
 }
 

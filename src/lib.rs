@@ -225,7 +225,7 @@ impl Retriever for Engine {
         self.retriever().search_arm(query, eligible, limit)
     }
 
-    fn doubt(&self, query: &str, eligible: &[bool]) -> Option<(f64, f64)> {
+    fn doubt(&self, query: &str, eligible: &[bool]) -> Option<retrieve::Verdict> {
         self.retriever().doubt(query, eligible)
     }
 

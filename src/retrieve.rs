@@ -65,6 +65,16 @@ pub struct Hit {
     pub confident: bool,
 }
 
+/// What the learned models say of a single request's first hit, each as its probability and the
+/// threshold above which its verdict holds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Verdict {
+    /// The weak model's: the catalog cannot serve the request (a weak match).
+    pub doubt: (f64, f64),
+    /// The sure model's, where it judges: the first hit is relevant (offered alone).
+    pub sure: Option<(f64, f64)>,
+}
+
 /// A lexical retriever. Its `name` is the response's `strategy`.
 pub trait Retriever: Send + Sync {
     fn name(&self) -> &'static str;
@@ -78,10 +88,9 @@ pub trait Retriever: Send + Sync {
     /// same order, less the tail a retriever judges too weak to spend a merged slot on, so a
     /// sure arm leaves its slots to the other arms. Required, like `search_single`.
     fn search_arm(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit>;
-    /// For a single request, the learned weak flag's probability that the catalog cannot serve
-    /// it and the threshold above which its answer is a weak match (`toolsearch why`); `None`
-    /// where no such model judges (docs/adr/0006's learned-flag addendum).
-    fn doubt(&self, query: &str, eligible: &[bool]) -> Option<(f64, f64)>;
+    /// For a single request, what the learned models say of its first hit (`toolsearch why`);
+    /// `None` where no such model judges (docs/adr/0006's learned-flag addendum, docs/adr/0018).
+    fn doubt(&self, query: &str, eligible: &[bool]) -> Option<Verdict>;
     /// Fills the retriever's query-independent caches ahead of use, until done or `stop` is
     /// set (a long-running server calls it from a second thread). Never changes an answer.
     fn warm(&self, _stop: &std::sync::atomic::AtomicBool) {}
@@ -177,7 +186,10 @@ pub struct FieldedBm25 {
     /// compiled ones.
     learned_pairs: Option<std::sync::Arc<crate::text::learned::Tables>>,
     /// The compiled weak model, when `learned_weak` is on and it was trained for this catalog.
-    weak_model: Option<&'static weak::WeakModel>,
+    weak_model: Option<&'static weak::TreeModel>,
+    /// The compiled sure model, when `learned_sure` is on with the weak model, and it was trained
+    /// for this catalog.
+    sure_model: Option<&'static weak::TreeModel>,
 }
 
 impl FieldedBm25 {
@@ -200,8 +212,11 @@ impl FieldedBm25 {
         FieldedBm25 {
             learned_terms: std::sync::OnceLock::new(),
             learned_pairs: None,
-            weak_model: Some(weak::builtin())
+            weak_model: Some(weak::weak())
                 .filter(|model| config.learned_weak && config.bm25f && model.fits(catalog)),
+            sure_model: Some(weak::sure()).filter(|model| {
+                config.learned_sure && config.learned_weak && config.bm25f && model.fits(catalog)
+            }),
             name,
             config,
             analyzer,
@@ -308,16 +323,27 @@ impl Retriever for FieldedBm25 {
 
     /// With the weak model (docs/adr/0006's learned-flag addendum), the model judges the first
     /// hit, and its verdict is every answered hit's confidence, whatever `limit` (the first
-    /// `limit` of a longer list are the best `limit`; see `search_judged`).
+    /// `limit` of a longer list are the best `limit`; see `search_judged`). With the sure model
+    /// too (docs/adr/0018), a confident answer whose first hit that model is sure of keeps only
+    /// that hit.
     fn search_single(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit> {
         let Some(model) = self.weak_model else {
             return self.search(query, eligible, limit);
         };
-        let (mut hits, doubt) = self.search_judged(model, query, eligible, limit);
-        let confident = doubt.is_none_or(|p| p <= model.threshold());
+        let (mut hits, features) = self.search_judged(query, eligible, limit);
+        let confident = features
+            .as_ref()
+            .is_none_or(|x| model.probability(x) <= model.threshold());
         hits.truncate(limit);
         for hit in &mut hits {
             hit.confident = confident;
+        }
+        let sure = |x: &[f64; weak_model::N_FEATURES]| {
+            self.sure_model
+                .is_some_and(|sure| sure.probability(x) > sure.threshold())
+        };
+        if confident && features.as_ref().is_some_and(sure) {
+            hits.truncate(1);
         }
         hits
     }
@@ -333,10 +359,16 @@ impl Retriever for FieldedBm25 {
         hits
     }
 
-    fn doubt(&self, query: &str, eligible: &[bool]) -> Option<(f64, f64)> {
+    fn doubt(&self, query: &str, eligible: &[bool]) -> Option<Verdict> {
         let model = self.weak_model?;
-        let (_, doubt) = self.search_judged(model, query, eligible, 1);
-        Some((doubt?, model.threshold()))
+        let (_, features) = self.search_judged(query, eligible, 1);
+        let x = features?;
+        Some(Verdict {
+            doubt: (model.probability(&x), model.threshold()),
+            sure: self
+                .sure_model
+                .map(|sure| (sure.probability(&x), sure.threshold())),
+        })
     }
 
     fn explain(&self, query: &str, tools: &[ToolId]) -> Option<Explanation> {
@@ -345,17 +377,16 @@ impl Retriever for FieldedBm25 {
 }
 
 impl FieldedBm25 {
-    /// At least the best `limit` hits of a single request, and the weak model's probability that
-    /// the catalog cannot serve it (`None` without hits). The model reads the first five hits'
+    /// At least the best `limit` hits of a single request, and the features the learned models
+    /// read of its first hit (`None` without hits). The features read the first five hits'
     /// scores, so at least those are scored, or the first twenty when the first score's tie runs
     /// to the fifth (`weak::tie_reaches_last_score`).
     fn search_judged(
         &self,
-        model: &weak::WeakModel,
         query: &str,
         eligible: &[bool],
         limit: usize,
-    ) -> (Vec<Hit>, Option<f64>) {
+    ) -> (Vec<Hit>, Option<[f64; weak_model::N_FEATURES]>) {
         let plan = self.plan_query(query);
         // Scoring and the model read the same plans (built once).
         let plans = self.bm25f_plans(&plan.terms, &|term| {
@@ -367,8 +398,8 @@ impl FieldedBm25 {
             searched = limit.max(weak::DEPTH);
             hits = self.search_planned(&plan, Some(&plans), query, eligible, searched);
         }
-        let doubt = self.doubt_of(model, &plan, &plans, eligible, &hits, searched);
-        (hits, doubt)
+        let features = self.first_hit_features(&plan, &plans, eligible, &hits, searched);
+        (hits, features)
     }
 
     /// The best `limit` eligible tools for the request `plan` was made from (`query`), scoring

@@ -308,11 +308,18 @@ fn explain_request(
     // The whole lexical ranking, for the rank of a named tool beyond the answer.
     let eligible = validated.filters.eligible(catalog);
     if validated.subqueries.is_empty() {
-        if let Some((doubt, threshold)) = engine.doubt(query, &eligible) {
+        if let Some(verdict) = engine.doubt(query, &eligible) {
+            let (doubt, threshold) = verdict.doubt;
             let _ = writeln!(
                 out,
                 "weak model {doubt:.3} that the catalog cannot serve this (a weak match above {threshold:.3}; docs/adr/0006)"
             );
+            if let Some((sure, threshold)) = verdict.sure {
+                let _ = writeln!(
+                    out,
+                    "sure model {sure:.3} that the first tool is right (offered alone above {threshold:.3} when no weak match; docs/adr/0018)"
+                );
+            }
         }
     }
     let ranking = engine.search(query, &eligible, catalog.tools().len());

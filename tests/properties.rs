@@ -46,6 +46,30 @@ fn second_engine() -> &'static Engine {
     })
 }
 
+/// The default retriever without docs/adr/0018's sure cut: every answer offers up to `limit`
+/// tools, so answers compare as rankings.
+fn uncut_engine() -> &'static Engine {
+    static ENGINE: OnceLock<Engine> = OnceLock::new();
+    ENGINE.get_or_init(|| {
+        let catalog = toolsearch::cli::load_catalog(None).expect("embedded catalog loads");
+        Engine::with_params(
+            catalog,
+            "fielded_bm25",
+            &[("learned_sure".into(), "false".into())],
+        )
+        .expect("default retriever")
+    })
+}
+
+/// The answer of the uncut engine, checked like any answer (a refused request is rejected).
+fn uncut_answer(request: &Value) -> Result<Value, TestCaseError> {
+    let bytes = serde_json::to_vec(request).expect("encode request");
+    match uncut_engine().search_bytes(&bytes, false) {
+        Ok(line) => check_response(request, &line),
+        Err(_) => Err(TestCaseError::reject("refused request")),
+    }
+}
+
 /// The default retriever with candidate pruning switched off: every eligible tool scored.
 fn unpruned_engine() -> &'static Engine {
     static ENGINE: OnceLock<Engine> = OnceLock::new();
@@ -692,8 +716,10 @@ proptest! {
         prop_assert_eq!(&response["exact_filtered"]["reason"], reason);
     }
 
-    /// Excluding a tool never adds a candidate: the answer with the exclusion is the answer
-    /// with one more slot, minus the excluded tool (scores do not depend on eligibility).
+    /// Excluding a tool never adds a candidate to a ranking: the uncut answer with the exclusion
+    /// is the uncut answer with one more slot, minus the excluded tool (scores do not depend on
+    /// eligibility). The sure cut is a verdict on the whole answer, which an exclusion may change
+    /// (see the next property).
     #[test]
     fn adding_an_exclusion_never_adds_a_candidate(
         query in text().prop_filter("answerable", |q| !q.trim().is_empty() && !q.chars().any(forbidden) && !too_long(q)),
@@ -705,7 +731,8 @@ proptest! {
         let base = json!({"version":"tool-search.v1","query":query,"limit":limit + 1,
             "candidate_limit":if candidate_limit == 0 { 21 } else { candidate_limit + 1 },
             "product_ids":products});
-        let before = answer(&base)?;
+        answer(&base)?;
+        let before = uncut_answer(&base)?;
         let before_paths = candidate_paths(&before);
         // Exclude one of the candidates (or any tool if there are none).
         let all = canonicals();
@@ -718,7 +745,8 @@ proptest! {
         narrowed["limit"] = json!(limit);
         narrowed["candidate_limit"] = json!(candidate_limit);
         narrowed["exclude_canonical"] = json!([excluded.clone()]);
-        let after = answer(&narrowed)?;
+        answer(&narrowed)?;
+        let after = uncut_answer(&narrowed)?;
         let after_paths = candidate_paths(&after);
         prop_assert!(!after_paths.contains(&excluded));
         let allowed: Vec<String> = before_paths.iter().filter(|p| **p != excluded).cloned().collect();
@@ -732,6 +760,26 @@ proptest! {
             if after.get("truncated").is_none() {
                 prop_assert_eq!(after_paths.len(), allowed.len().min(limit as usize));
             }
+        }
+    }
+
+    /// The sure cut (docs/adr/0018) only ever shortens an answer to its first tool: any request's
+    /// answer is the uncut answer, or that answer's first candidate alone and not a weak match.
+    #[test]
+    fn a_sure_answer_is_the_first_of_the_full_answer(
+        query in text().prop_filter("answerable", |q| !q.trim().is_empty() && !q.chars().any(forbidden) && !too_long(q)),
+        limit in 1i64..=20,
+        products in prop::collection::vec(prop::sample::select(product_ids()), 0..2),
+        excludes in prop::collection::vec(prop::sample::select(canonicals()), 0..3),
+    ) {
+        let request = json!({"version":"tool-search.v1","query":query,"limit":limit,
+            "product_ids":products,"exclude_canonical":excludes});
+        let cut = answer(&request)?;
+        let full = uncut_answer(&request)?;
+        let (cut_paths, full_paths) = (candidate_paths(&cut), candidate_paths(&full));
+        if cut_paths != full_paths {
+            prop_assert_eq!(&cut_paths[..], &full_paths[..1.min(full_paths.len())]);
+            prop_assert!(cut.get("weak_match").is_none());
         }
     }
 

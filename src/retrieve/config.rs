@@ -99,6 +99,10 @@ pub struct Bm25Config {
     /// learned-flag addendum, pre-registration 91). Elsewhere, and for workflow arms, the rule
     /// stays.
     pub learned_weak: bool,
+    /// With `learned_weak`, on the catalog the compiled sure model was trained for, a single
+    /// request's confident answer keeps only its first hit when that model is sure the hit is
+    /// relevant (`retrieve::weak`; docs/adr/0018, pre-registration 93).
+    pub learned_sure: bool,
     /// In a request with subqueries, an arm keeps only the hits scoring at least this share of
     /// its best hit's score, so a sure arm leaves the merged slots to the other arms' deeper
     /// hits (0 = keep all; docs/adr/0013's arm-floor addendum, pre-registration 92).
@@ -184,6 +188,7 @@ impl Bm25Config {
             "weak_unknown_words" => self.weak_unknown_words = whole()?,
             "description_as_summary" => self.description_as_summary = flag()?,
             "learned_weak" => self.learned_weak = flag()?,
+            "learned_sure" => self.learned_sure = flag()?,
             "arm_floor" => self.arm_floor = number()?,
             "coord" => self.coord = number()?,
             "product_boost" => self.product_boost = number()?,
@@ -257,6 +262,7 @@ impl Bm25Config {
         weak_unknown_words: 3,
         description_as_summary: true,
         learned_weak: true,
+        learned_sure: true,
         arm_floor: 0.6,
         coord: 0.3,
         product_boost: 1.0,
@@ -310,6 +316,7 @@ impl Bm25Config {
         weak_unknown_words: 0,
         description_as_summary: false,
         learned_weak: false,
+        learned_sure: false,
         arm_floor: 0.0,
         coord: 0.0,
         product_boost: 1.0,

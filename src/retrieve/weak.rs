@@ -1,13 +1,18 @@
-//! A learned doubt about a single request's first hit (docs/adr/0006's learned-flag addendum,
-//! pre-registration 91): gradient-boosted trees over the first hit's BM25F parts per term class
-//! and field, its multipliers and the request's evidence, trained on dev's judged requests,
-//! abstain requests among them. When the model doubts the first hit, the answer is a weak match.
+//! Two learned verdicts on a single request's first hit, from one set of features: the first hit's
+//! BM25F parts per term class and field, its multipliers and the request's evidence.
+//! - **Doubt** (docs/adr/0006's learned-flag addendum, pre-registration 91): trees trained on
+//!   dev's judged requests, abstain requests among them. When the model doubts the first hit, the
+//!   answer is a weak match.
+//! - **Sureness** (docs/adr/0018, pre-registration 93): trees trained on dev's answerable requests
+//!   to say whether the first hit is judged relevant. When the answer is no weak match and the
+//!   model is sure, the answer offers its first hit alone.
 //!
-//! The model is compiled in (`weak_model.txt`, written by
-//! `docs/adr/0006-learned-weak/learned_weak.py export`) and bound to the catalog it was trained
+//! The models are compiled in (`weak_model.txt` and `sure_model.txt`, written by
+//! `docs/adr/0006-learned-weak/learned_weak.py export` and
+//! `docs/adr/0018-sure-answer/learned_sure.py export`) and bound to the catalog they were trained
 //! for by that catalog's `source_hash`: any other catalog, or an edited one, keeps ADR 0006's
-//! first-hit rule. Its features are the ones `features.patch` makes `toolsearch why` write, in
-//! that order; `tests/it/weak.rs` holds the flags to the ones the training script predicts.
+//! first-hit rule and full answers. The features are the ones `features.patch` makes `toolsearch
+//! why` write, in that order; `tests/it/weak.rs` holds both verdicts to the training scripts'.
 
 use super::explain::own_idf_total;
 use super::weak_model::{Node, N_FEATURES};
@@ -30,20 +35,20 @@ mod tables {
     include!(concat!(env!("OUT_DIR"), "/weak_tables.rs"));
 }
 
-/// The compiled model: trees whose leaf values add up to the log-odds that a request is one
-/// the catalog cannot serve.
-pub struct WeakModel {
+/// A compiled model: trees whose leaf values add up to a log-odds (the weak model's, that the
+/// catalog cannot serve a request; the sure model's, that the first hit is relevant).
+pub struct TreeModel {
     source_hash: &'static str,
-    /// A request is doubted when its probability exceeds this.
+    /// The model's verdict holds when its probability exceeds this.
     threshold: f64,
     baseline: f64,
     nodes: &'static [Node],
     tree_starts: &'static [u32],
 }
 
-/// The compiled model (`build.rs` checked it when compiling it in).
-pub fn builtin() -> &'static WeakModel {
-    static MODEL: WeakModel = WeakModel {
+/// The compiled weak model (`build.rs` checked it when compiling it in).
+pub fn weak() -> &'static TreeModel {
+    static MODEL: TreeModel = TreeModel {
         source_hash: tables::WEAK_SOURCE_HASH,
         threshold: tables::WEAK_THRESHOLD,
         baseline: tables::WEAK_BASELINE,
@@ -53,8 +58,20 @@ pub fn builtin() -> &'static WeakModel {
     &MODEL
 }
 
-impl WeakModel {
-    /// A request is doubted when its probability exceeds this.
+/// The compiled sure model (`build.rs` checked it when compiling it in).
+pub fn sure() -> &'static TreeModel {
+    static MODEL: TreeModel = TreeModel {
+        source_hash: tables::SURE_SOURCE_HASH,
+        threshold: tables::SURE_THRESHOLD,
+        baseline: tables::SURE_BASELINE,
+        nodes: tables::SURE_NODES,
+        tree_starts: &tables::SURE_TREE_STARTS,
+    };
+    &MODEL
+}
+
+impl TreeModel {
+    /// The model's verdict holds when its probability exceeds this.
     pub fn threshold(&self) -> f64 {
         self.threshold
     }
@@ -64,9 +81,9 @@ impl WeakModel {
         self.source_hash == catalog.source_hash()
     }
 
-    /// The probability that a request with these features is one the catalog cannot serve
-    /// (leaf values summed in tree order, as scikit-learn sums them).
-    fn probability(&self, x: &[f64; N_FEATURES]) -> f64 {
+    /// The model's probability for a request with these features (leaf values summed in tree
+    /// order, as scikit-learn sums them).
+    pub(super) fn probability(&self, x: &[f64; N_FEATURES]) -> f64 {
         let mut raw = self.baseline;
         for (tree, &start) in self.tree_starts.iter().enumerate() {
             let end = self
@@ -106,17 +123,16 @@ pub(super) fn tie_reaches_last_score(hits: &[Hit]) -> bool {
 }
 
 impl FieldedBm25 {
-    /// The model's probability that `hits` (a single request's best `searched`, or fewer when no
-    /// more tools score) answer a request the catalog cannot serve; `None` without hits.
-    pub(super) fn doubt_of(
+    /// The features the models read of `hits` (a single request's best `searched`, or fewer when
+    /// no more tools score); `None` without hits.
+    pub(super) fn first_hit_features(
         &self,
-        model: &WeakModel,
         plan: &QueryPlan,
         plans: &[TermPlan<'_>],
         eligible: &[bool],
         hits: &[Hit],
         searched: usize,
-    ) -> Option<f64> {
+    ) -> Option<[f64; N_FEATURES]> {
         let first = hits.first()?;
         // The training counted each request's candidates up to DEPTH: every scoring tool is in
         // `hits` when they are fewer than were searched for.
@@ -125,8 +141,7 @@ impl FieldedBm25 {
         } else {
             self.scoring_tools_up_to(plans, eligible, DEPTH)
         };
-        let x = self.weak_features(plan, plans, hits, first, candidates);
-        Some(model.probability(&x))
+        Some(self.weak_features(plan, plans, hits, first, candidates))
     }
 
     /// How many eligible tools score above 0, counted up to `cap`: a tool scores when it has a
@@ -254,21 +269,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_compiled_tables_are_the_shipped_file_parsed() {
-        let parsed = parse(include_str!("weak_model.txt")).expect("weak_model.txt parses");
-        let model = builtin();
-        assert_eq!(parsed.source_hash, model.source_hash);
-        assert_eq!(parsed.threshold.to_bits(), model.threshold.to_bits());
-        assert_eq!(parsed.baseline.to_bits(), model.baseline.to_bits());
-        assert_eq!(parsed.nodes, model.nodes);
-        assert_eq!(parsed.tree_starts, model.tree_starts);
+    fn the_compiled_tables_are_the_shipped_files_parsed() {
+        for (text, model) in [
+            (include_str!("weak_model.txt"), weak()),
+            (include_str!("sure_model.txt"), sure()),
+        ] {
+            let parsed = parse(text).expect("a shipped model parses");
+            assert_eq!(parsed.source_hash, model.source_hash);
+            assert_eq!(parsed.threshold.to_bits(), model.threshold.to_bits());
+            assert_eq!(parsed.baseline.to_bits(), model.baseline.to_bits());
+            assert_eq!(parsed.nodes, model.nodes);
+            assert_eq!(parsed.tree_starts, model.tree_starts);
+        }
+        assert_ne!(weak().nodes, sure().nodes);
     }
 
     #[test]
     fn a_tree_walk_sums_leaves_and_malformed_models_are_refused() {
         let good = "toolsearch-weak-model 1\nsource_hash h\nthreshold 0.5\nfeatures 58\ntrees 1 0.0\n3\n2 1.5 1 2 0 0.0 0\n0 0.0 0 0 1 -1.0 0\n0 0.0 0 0 1 1.0 0\n";
         let parsed = parse(good).expect("a well-formed model");
-        let model = WeakModel {
+        let model = TreeModel {
             source_hash: "h",
             threshold: parsed.threshold,
             baseline: parsed.baseline,
