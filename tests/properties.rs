@@ -50,15 +50,14 @@ fn second_engine() -> &'static Engine {
 /// tools, so answers compare as rankings.
 fn uncut_engine() -> &'static Engine {
     static ENGINE: OnceLock<Engine> = OnceLock::new();
-    ENGINE.get_or_init(|| {
-        let catalog = toolsearch::cli::load_catalog(None).expect("embedded catalog loads");
-        Engine::with_params(
-            catalog,
-            "fielded_bm25",
-            &[("learned_sure".into(), "false".into())],
-        )
+    ENGINE.get_or_init(|| engine_with("learned_sure", "false"))
+}
+
+/// The default retriever over the embedded catalog with one knob set (as `eval --param`).
+fn engine_with(key: &str, value: &str) -> Engine {
+    let catalog = toolsearch::cli::load_catalog(None).expect("embedded catalog loads");
+    Engine::with_params(catalog, "fielded_bm25", &[(key.into(), value.into())])
         .expect("default retriever")
-    })
 }
 
 /// The answer of the uncut engine, checked like any answer (a refused request is rejected).
@@ -73,11 +72,7 @@ fn uncut_answer(request: &Value) -> Result<Value, TestCaseError> {
 /// The default retriever with candidate pruning switched off: every eligible tool scored.
 fn unpruned_engine() -> &'static Engine {
     static ENGINE: OnceLock<Engine> = OnceLock::new();
-    ENGINE.get_or_init(|| {
-        let catalog = toolsearch::cli::load_catalog(None).expect("embedded catalog loads");
-        Engine::with_params(catalog, "fielded_bm25", &[("prune".into(), "false".into())])
-            .expect("default retriever")
-    })
+    ENGINE.get_or_init(|| engine_with("prune", "false"))
 }
 
 /// The default retriever with pruning's deferred dense lists switched on at any catalog size
@@ -85,15 +80,7 @@ fn unpruned_engine() -> &'static Engine {
 /// that path too.
 fn deferring_engine() -> &'static Engine {
     static ENGINE: OnceLock<Engine> = OnceLock::new();
-    ENGINE.get_or_init(|| {
-        let catalog = toolsearch::cli::load_catalog(None).expect("embedded catalog loads");
-        Engine::with_params(
-            catalog,
-            "fielded_bm25",
-            &[("defer_min_tools".into(), "0".into())],
-        )
-        .expect("default retriever")
-    })
+    ENGINE.get_or_init(|| engine_with("defer_min_tools", "0"))
 }
 
 /// The explained answer of `engine` (or its error's reason).
