@@ -225,8 +225,8 @@ impl Retriever for Engine {
         self.retriever().search_arm(query, eligible, limit)
     }
 
-    fn doubt(&self, query: &str, eligible: &[bool]) -> Option<retrieve::Verdict> {
-        self.retriever().doubt(query, eligible)
+    fn verdict(&self, query: &str, eligible: &[bool]) -> Option<retrieve::Verdict> {
+        self.retriever().verdict(query, eligible)
     }
 
     fn explain(

@@ -90,7 +90,7 @@ pub trait Retriever: Send + Sync {
     fn search_arm(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit>;
     /// For a single request, what the learned models say of its first hit (`toolsearch why`);
     /// `None` where no such model judges (docs/adr/0006's learned-flag addendum, docs/adr/0018).
-    fn doubt(&self, query: &str, eligible: &[bool]) -> Option<Verdict>;
+    fn verdict(&self, query: &str, eligible: &[bool]) -> Option<Verdict>;
     /// Fills the retriever's query-independent caches ahead of use, until done or `stop` is
     /// set (a long-running server calls it from a second thread). Never changes an answer.
     fn warm(&self, _stop: &std::sync::atomic::AtomicBool) {}
@@ -359,7 +359,7 @@ impl Retriever for FieldedBm25 {
         hits
     }
 
-    fn doubt(&self, query: &str, eligible: &[bool]) -> Option<Verdict> {
+    fn verdict(&self, query: &str, eligible: &[bool]) -> Option<Verdict> {
         let model = self.weak_model?;
         let (_, features) = self.search_judged(query, eligible, 1);
         let x = features?;

@@ -308,7 +308,7 @@ fn explain_request(
     // The whole lexical ranking, for the rank of a named tool beyond the answer.
     let eligible = validated.filters.eligible(catalog);
     if validated.subqueries.is_empty() {
-        if let Some(verdict) = engine.doubt(query, &eligible) {
+        if let Some(verdict) = engine.verdict(query, &eligible) {
             let (doubt, threshold) = verdict.doubt;
             let _ = writeln!(
                 out,
