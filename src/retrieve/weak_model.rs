@@ -1,5 +1,7 @@
-//! The weak model's text form (`weak_model.txt`, docs/adr/0006's learned-flag addendum) parsed
-//! into plain tables.
+//! The text form of the learned tree models parsed into plain tables: the weak model
+//! (`weak_model.txt`, docs/adr/0006's learned-flag addendum) and the sure model
+//! (`sure_model.txt`, docs/adr/0018, written by `docs/adr/0018-sure-answer/learned_sure.py
+//! export` in the same form).
 //!
 //! `build.rs` includes this file by path and compiles the shipped model into static tables
 //! (`weak_tables.rs`, read by `retrieve::weak`), so no process parses it at start-up; a test
