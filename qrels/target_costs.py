@@ -6,7 +6,8 @@ Runs `toolsearch eval --json` on the qrels files given (their cases pooled) and 
 
 - **cut**: for the answerable single requests, recall and the share of those with forbidden tools
   that show one, if the answer stopped after its first k candidates (k = 1..5). No cut-off can
-  meet Forbidden@5 <= 0.02 if even k = 1 shows more;
+  meet Forbidden@5 <= 0.02 if even k = 1 shows more. The cut and the arms below read rankings:
+  docs/adr/0018's learned cut of sure answers is off there (`learned_sure=false`);
 - **arms**: each workflow's arms searched alone (subquery i judged with required tool i, with the
   case's filters), and the share of workflows whose every arm has its tool within its own first
   k. With k = 5 that bounds what any merge into five slots could complete;
@@ -23,6 +24,9 @@ import json, os, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_runs import evaluate  # noqa: E402  (one way to run `eval --json`, with its error message)
+
+# Whole rankings, without docs/adr/0018's learned cut of sure single answers to their first tool.
+RANKINGS = ('learned_sure=false',)
 
 # The first-hit thresholds of the default retriever (src/retrieve/config.rs).
 WEAK_FIRST_IDF, WEAK_FIRST_IDF_HAN = 1.25, 1.6
@@ -67,7 +71,7 @@ def arms(binary, document, catalog, report):
     with tempfile.NamedTemporaryFile('w', suffix='.json', delete=False, encoding='utf-8') as out:
         json.dump(dict(document, cases=arm_cases), out, ensure_ascii=False)
     try:
-        arm_report = evaluate(binary, out.name, catalog, ())
+        arm_report = evaluate(binary, out.name, catalog, RANKINGS)
     finally:
         os.unlink(out.name)
     ranks = {}
@@ -117,7 +121,7 @@ def main():
     with tempfile.NamedTemporaryFile('w', suffix='.json', delete=False, encoding='utf-8') as out:
         json.dump(document, out, ensure_ascii=False)
     try:
-        report = evaluate(binary, out.name, catalog, ())
+        report = evaluate(binary, out.name, catalog, RANKINGS)
         cut(report, document['cases'])
         arms(binary, document, catalog, report)
         weak(binary, out.name, catalog, document['cases'], scales)
