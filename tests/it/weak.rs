@@ -7,11 +7,9 @@
 //! record the new counts.
 use crate::util::*;
 
-/// (abstain cases flagged, answerable single requests flagged) in an `eval --json` report.
-fn flag_counts(qrels: &str, catalog: Option<&str>, params: &[&str]) -> (usize, usize) {
+/// `toolsearch eval --json` of `qrels/<qrels>`, over `catalog` when given, with `params`.
+fn eval_report(qrels: &str, catalog: Option<&str>, params: &[&str]) -> serde_json::Value {
     let path = repo().join("qrels").join(qrels).display().to_string();
-    let text = std::fs::read_to_string(&path).expect("qrels");
-    let doc: serde_json::Value = serde_json::from_str(&text).expect("qrels JSON");
     let mut args = vec!["eval", "--qrels", &path, "--json"];
     if let Some(catalog) = catalog {
         args.extend(["--catalog", catalog]);
@@ -19,7 +17,15 @@ fn flag_counts(qrels: &str, catalog: Option<&str>, params: &[&str]) -> (usize, u
     for param in params {
         args.extend(["--param", param]);
     }
-    let report = ts(&args).run().json();
+    ts(&args).run().json()
+}
+
+/// (abstain cases flagged, answerable single requests flagged) in an `eval --json` report.
+fn flag_counts(qrels: &str, catalog: Option<&str>, params: &[&str]) -> (usize, usize) {
+    let path = repo().join("qrels").join(qrels).display().to_string();
+    let text = std::fs::read_to_string(&path).expect("qrels");
+    let doc: serde_json::Value = serde_json::from_str(&text).expect("qrels JSON");
+    let report = eval_report(qrels, catalog, params);
     let cases = doc["cases"].as_array().expect("cases");
     let (mut abstain, mut answerable) = (0, 0);
     for (case, answer) in cases
@@ -63,18 +69,10 @@ fn the_model_flags_what_its_training_script_predicted() {
 /// The ids of the single answers the sure model cut to their first tool: those that differ
 /// from the answers with `learned_sure=false`, each of which must be that answer's first tool.
 fn cut_answers(qrels: &str, catalog: Option<&str>) -> Vec<String> {
-    let path = repo().join("qrels").join(qrels).display().to_string();
-    let report = |params: &[&str]| {
-        let mut args = vec!["eval", "--qrels", &path, "--json"];
-        if let Some(catalog) = catalog {
-            args.extend(["--catalog", catalog]);
-        }
-        for param in params {
-            args.extend(["--param", param]);
-        }
-        ts(&args).run().json()
-    };
-    let (sure, full) = (report(&[]), report(&["learned_sure=false"]));
+    let (sure, full) = (
+        eval_report(qrels, catalog, &[]),
+        eval_report(qrels, catalog, &["learned_sure=false"]),
+    );
     let mut cut = Vec::new();
     for (a, b) in sure["per_case"]
         .as_array()
