@@ -54,17 +54,22 @@ fn main() {
 }
 
 /// Compiles the learned tree models into static tables (`weak_tables.rs`, read by
-/// `retrieve::weak`): `src/retrieve/weak_model.txt` (docs/adr/0006's learned flag, prefix `WEAK`)
-/// and `src/retrieve/sure_model.txt` (docs/adr/0018's sure answer, prefix `SURE`), each parsed by
+/// `retrieve::weak`): `src/retrieve/weak_model.txt` (docs/adr/0006's learned flag, prefix `WEAK`),
+/// `src/retrieve/sure_model.txt` (docs/adr/0018's sure answer, prefix `SURE`) and
+/// `src/retrieve/tail_model.txt` (docs/adr/0019's tempting tail, prefix `TAIL`), each parsed by
 /// `weak_model::parse`, which a test also runs on the same files at run time.
 fn weak_tables(manifest: &std::path::Path, out_dir: &std::path::Path) {
     let mut code = String::new();
-    for (file, prefix) in [("weak_model.txt", "WEAK"), ("sure_model.txt", "SURE")] {
+    for (file, prefix, features) in [
+        ("weak_model.txt", "WEAK", weak_model::N_FEATURES),
+        ("sure_model.txt", "SURE", weak_model::N_FEATURES),
+        ("tail_model.txt", "TAIL", weak_model::N_TAIL_FEATURES),
+    ] {
         let path = manifest.join("src/retrieve").join(file);
         println!("cargo:rerun-if-changed={}", path.display());
         let source = std::fs::read_to_string(&path).expect("read a tree model");
-        let model =
-            weak_model::parse(&source).unwrap_or_else(|message| panic!("{file}: {message}"));
+        let model = weak_model::parse(&source, features)
+            .unwrap_or_else(|message| panic!("{file}: {message}"));
         writeln!(
             code,
             "/// The catalog the model was trained for.\npub static {prefix}_SOURCE_HASH: &str = {:?};\n/// The model's threshold on its probability.\npub static {prefix}_THRESHOLD: f64 = {:?};\n/// The log-odds before any tree.\npub static {prefix}_BASELINE: f64 = {:?};",
@@ -79,8 +84,8 @@ fn weak_tables(manifest: &std::path::Path, out_dir: &std::path::Path) {
         for node in &model.nodes {
             writeln!(
                 code,
-                "    Node {{ feature: {}, threshold: {:?}, left: {}, right: {}, leaf: {}, value: {:?}, missing_left: {} }},",
-                node.feature, node.threshold, node.left, node.right, node.leaf, node.value, node.missing_left
+                "    Node {{ value: {:?}, feature: {}, left: {}, right: {}, missing_left: {} }},",
+                node.value, node.feature, node.left, node.right, node.missing_left
             )
             .expect("write");
         }

@@ -65,14 +65,29 @@ pub struct Hit {
     pub confident: bool,
 }
 
-/// What the learned models say of a single request's first hit, each as its probability and the
+/// What the learned models say of a single request's answer, each as its probability and the
 /// threshold above which its verdict holds.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
     /// The weak model's: the catalog cannot serve the request (a weak match).
     pub doubt: (f64, f64),
     /// The sure model's, where it judges: the first hit is relevant (offered alone).
     pub sure: Option<(f64, f64)>,
+    /// The tail model's, where it judges (see `Bm25Config::learned_tail`): for each hit at ranks
+    /// 2–5 in order, that it is a tempting wrong tool (dropped from the answer).
+    pub tail: Option<(Vec<(ToolId, f64)>, f64)>,
+}
+
+impl Verdict {
+    /// Whether the answer is a weak match.
+    fn doubted(&self) -> bool {
+        self.doubt.0 > self.doubt.1
+    }
+
+    /// Whether the answer offers its first hit alone.
+    fn sure(&self) -> bool {
+        !self.doubted() && self.sure.is_some_and(|(p, threshold)| p > threshold)
+    }
 }
 
 /// A lexical retriever. Its `name` is the response's `strategy`.
@@ -88,8 +103,9 @@ pub trait Retriever: Send + Sync {
     /// same order, less the tail a retriever judges too weak to spend a merged slot on, so a
     /// sure arm leaves its slots to the other arms. Required, like `search_single`.
     fn search_arm(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit>;
-    /// For a single request, what the learned models say of its first hit (`toolsearch why`);
-    /// `None` where no such model judges (docs/adr/0006's learned-flag addendum, docs/adr/0018).
+    /// For a single request, what the learned models say of its answer (`toolsearch why`);
+    /// `None` where no such model judges (docs/adr/0006's learned-flag addendum, docs/adr/0018,
+    /// docs/adr/0019).
     fn verdict(&self, query: &str, eligible: &[bool]) -> Option<Verdict>;
     /// Fills the retriever's query-independent caches ahead of use, until done or `stop` is
     /// set (a long-running server calls it from a second thread). Never changes an answer.
@@ -190,6 +206,9 @@ pub struct FieldedBm25 {
     /// The compiled sure model, when `learned_sure` is on with the weak model, and it was trained
     /// for this catalog.
     sure_model: Option<&'static weak::TreeModel>,
+    /// The compiled tail model, when `learned_tail` is on with the sure model, and it was trained
+    /// for this catalog.
+    tail_model: Option<&'static weak::TreeModel>,
 }
 
 impl FieldedBm25 {
@@ -216,6 +235,13 @@ impl FieldedBm25 {
                 .filter(|model| config.learned_weak && config.bm25f && model.fits(catalog)),
             sure_model: Some(weak::sure()).filter(|model| {
                 config.learned_sure && config.learned_weak && config.bm25f && model.fits(catalog)
+            }),
+            tail_model: Some(weak::tail()).filter(|model| {
+                config.learned_tail
+                    && config.learned_sure
+                    && config.learned_weak
+                    && config.bm25f
+                    && model.fits(catalog)
             }),
             name,
             config,
@@ -325,26 +351,30 @@ impl Retriever for FieldedBm25 {
     /// hit, and its verdict is every answered hit's confidence, whatever `limit` (the first
     /// `limit` of a longer list are the best `limit`; see `search_judged`). With the sure model
     /// too (docs/adr/0018), a confident answer whose first hit that model is sure of keeps only
-    /// that hit.
+    /// that hit; with the tail model (docs/adr/0019), one it judges keeps its first five hits
+    /// less the tempting ones. Either way the answer for `limit` is the first `limit` of the
+    /// answer for 5.
     fn search_single(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit> {
-        let Some(model) = self.weak_model else {
+        if self.weak_model.is_none() {
             return self.search(query, eligible, limit);
-        };
-        let (mut hits, features) = self.search_judged(query, eligible, limit);
-        let confident = features
-            .as_ref()
-            .is_none_or(|x| model.probability(x) <= model.threshold());
-        hits.truncate(limit);
+        }
+        let (mut hits, verdict) = self.search_judged(query, eligible, limit);
+        let confident = verdict.as_ref().is_none_or(|v| !v.doubted());
         for hit in &mut hits {
             hit.confident = confident;
         }
-        let sure = |x: &[f64; weak_model::N_FEATURES]| {
-            self.sure_model
-                .is_some_and(|sure| sure.probability(x) > sure.threshold())
-        };
-        if confident && features.as_ref().is_some_and(sure) {
+        if verdict.as_ref().is_some_and(Verdict::sure) {
             hits.truncate(1);
+        } else if let Some((tail, threshold)) = verdict.and_then(|v| v.tail) {
+            let tempting: Vec<ToolId> = tail
+                .iter()
+                .filter(|(_, p)| *p > threshold)
+                .map(|(tool, _)| *tool)
+                .collect();
+            hits.truncate(weak::SCORES);
+            hits.retain(|hit| !tempting.contains(&hit.tool));
         }
+        hits.truncate(limit);
         hits
     }
 
@@ -360,15 +390,7 @@ impl Retriever for FieldedBm25 {
     }
 
     fn verdict(&self, query: &str, eligible: &[bool]) -> Option<Verdict> {
-        let model = self.weak_model?;
-        let (_, features) = self.search_judged(query, eligible, 1);
-        let x = features?;
-        Some(Verdict {
-            doubt: (model.probability(&x), model.threshold()),
-            sure: self
-                .sure_model
-                .map(|sure| (sure.probability(&x), sure.threshold())),
-        })
+        self.search_judged(query, eligible, 1).1
     }
 
     fn explain(&self, query: &str, tools: &[ToolId]) -> Option<Explanation> {
@@ -377,18 +399,18 @@ impl Retriever for FieldedBm25 {
 }
 
 impl FieldedBm25 {
-    /// At least the best `limit` hits of a single request, and the features the learned models
-    /// read of its first hit (`None` without hits). The features read the first five hits'
-    /// scores, so at least those are scored, or the first twenty when the first score's tie runs
-    /// to the fifth (`weak::tie_reaches_last_score`).
+    /// At least the best `limit` hits of a single request, and what the learned models say of
+    /// them (`None` without hits or without the weak model). The features read the first five
+    /// hits' scores, so at least those are scored, or the first twenty when the first score's tie
+    /// runs to the fifth (`weak::tie_reaches_last_score`).
     fn search_judged(
         &self,
         query: &str,
         eligible: &[bool],
         limit: usize,
-    ) -> (Vec<Hit>, Option<[f64; weak_model::N_FEATURES]>) {
+    ) -> (Vec<Hit>, Option<Verdict>) {
         let plan = self.plan_query(query);
-        // Scoring and the model read the same plans (built once).
+        // Scoring and the models read the same plans (built once).
         let plans = self.bm25f_plans(&plan.terms, &|term| {
             self.counts_for_coverage(term, plan.has_word_terms)
         });
@@ -398,8 +420,39 @@ impl FieldedBm25 {
             searched = limit.max(weak::DEPTH);
             hits = self.search_planned(&plan, Some(&plans), query, eligible, searched);
         }
-        let features = self.first_hit_features(&plan, &plans, eligible, &hits, searched);
-        (hits, features)
+        let Some(model) = self.weak_model.filter(|_| !hits.is_empty()) else {
+            return (hits, None);
+        };
+        let scale = self.feature_scale(&plan, &plans, &hits);
+        let Some(x) = self.first_hit_features(&plan, &plans, &scale, eligible, &hits, searched)
+        else {
+            return (hits, None);
+        };
+        let mut verdict = Verdict {
+            doubt: (model.probability(&x), model.threshold()),
+            sure: self
+                .sure_model
+                .map(|sure| (sure.probability(&x), sure.threshold())),
+            tail: None,
+        };
+        // The tail model judges where the sure model is fairly sure, but not sure enough to
+        // offer the first hit alone, and there is no weak match.
+        let fairly_sure = verdict
+            .sure
+            .is_some_and(|(p, threshold)| p > self.config.tail_floor && p <= threshold);
+        if let Some(tail) = self
+            .tail_model
+            .filter(|_| fairly_sure && !verdict.doubted())
+        {
+            let judged = self
+                .tail_features(&plan, &plans, &scale, &hits, &x)
+                .iter()
+                .zip(&hits[1..])
+                .map(|(features, hit)| (hit.tool, tail.probability(features)))
+                .collect();
+            verdict.tail = Some((judged, tail.threshold()));
+        }
+        (hits, Some(verdict))
     }
 
     /// The best `limit` eligible tools for the request `plan` was made from (`query`), scoring

@@ -320,6 +320,20 @@ fn explain_request(
                     "sure model {sure:.3} that the first tool is right (offered alone above {threshold:.3} when no weak match; docs/adr/0018)"
                 );
             }
+            if let Some((tail, threshold)) = &verdict.tail {
+                let _ = writeln!(
+                    out,
+                    "tail model, that a tool after the first is a tempting wrong one (dropped above {threshold:.3}; docs/adr/0019):"
+                );
+                for (tool, p) in tail {
+                    let dropped = if p > threshold { "  dropped" } else { "" };
+                    let _ = writeln!(
+                        out,
+                        "  {p:.3}  {}{dropped}",
+                        catalog.tool(*tool).def.canonical_path
+                    );
+                }
+            }
         }
     }
     let ranking = engine.search(query, &eligible, catalog.tools().len());

@@ -46,8 +46,8 @@ fn second_engine() -> &'static Engine {
     })
 }
 
-/// The default retriever without docs/adr/0018's sure cut: every answer offers up to `limit`
-/// tools, so answers compare as rankings.
+/// The default retriever without docs/adr/0018's sure cut (nor docs/adr/0019's tail cut, which
+/// needs it): every answer offers up to `limit` tools, so answers compare as rankings.
 fn uncut_engine() -> &'static Engine {
     static ENGINE: OnceLock<Engine> = OnceLock::new();
     ENGINE.get_or_init(|| engine_with("learned_sure", "false"))
@@ -750,10 +750,12 @@ proptest! {
         }
     }
 
-    /// The sure cut (docs/adr/0018) only ever shortens an answer to its first tool: any request's
-    /// answer is the uncut answer, or that answer's first candidate alone and not a weak match.
+    /// The learned cuts only ever shorten an answer: any request's answer is the uncut answer, or
+    /// (the sure cut, docs/adr/0018) the uncut ranking's first candidate alone, or (the tail cut,
+    /// docs/adr/0019) the first `limit` of the uncut ranking's first five in order less some after
+    /// the first; and a cut answer is never a weak match.
     #[test]
-    fn a_sure_answer_is_the_first_of_the_full_answer(
+    fn a_cut_answer_keeps_the_first_of_the_full_answer_in_order(
         query in text().prop_filter("answerable", |q| !q.trim().is_empty() && !q.chars().any(forbidden) && !too_long(q)),
         limit in 1i64..=20,
         products in prop::collection::vec(prop::sample::select(product_ids()), 0..2),
@@ -762,11 +764,19 @@ proptest! {
         let request = json!({"version":"tool-search.v1","query":query,"limit":limit,
             "product_ids":products,"exclude_canonical":excludes});
         let cut = answer(&request)?;
-        let full = uncut_answer(&request)?;
+        let mut wide = request.clone();
+        wide["limit"] = json!(limit.max(5));
+        let full = uncut_answer(&wide)?;
         let (cut_paths, full_paths) = (candidate_paths(&cut), candidate_paths(&full));
-        if cut_paths != full_paths {
-            prop_assert_eq!(&cut_paths[..], &full_paths[..1.min(full_paths.len())]);
+        let n = full_paths.len().min(limit as usize);
+        if cut_paths[..] != full_paths[..n] {
             prop_assert!(cut.get("weak_match").is_none());
+            prop_assert!(cut_paths.len() <= limit as usize);
+            prop_assert_eq!(cut_paths.first(), full_paths.first());
+            let mut rest = full_paths[..full_paths.len().min(5)].iter();
+            for path in &cut_paths {
+                prop_assert!(rest.any(|p| p == path), "{:?} is not in order within {:?}", cut_paths, full_paths);
+            }
         }
     }
 

@@ -103,6 +103,15 @@ pub struct Bm25Config {
     /// request's confident answer keeps only its first hit when that model is sure the hit is
     /// relevant (`retrieve::weak`; docs/adr/0018, pre-registration 93).
     pub learned_sure: bool,
+    /// With `learned_sure`, on the catalog the compiled tail model was trained for, a single
+    /// request's confident answer whose first hit the sure model gives a probability above
+    /// `tail_floor` (but not above its own threshold) is its first five hits less each hit at
+    /// ranks 2–5 the tail model finds a tempting wrong tool (`retrieve::weak`; docs/adr/0019,
+    /// pre-registration 94).
+    pub learned_tail: bool,
+    /// See `learned_tail`: how sure of the first hit the sure model must be before the tail model
+    /// judges the hits after it.
+    pub tail_floor: f64,
     /// In a request with subqueries, an arm keeps only the hits scoring at least this share of
     /// its best hit's score, so a sure arm leaves the merged slots to the other arms' deeper
     /// hits (0 = keep all; docs/adr/0013's arm-floor addendum, pre-registration 92).
@@ -189,6 +198,8 @@ impl Bm25Config {
             "description_as_summary" => self.description_as_summary = flag()?,
             "learned_weak" => self.learned_weak = flag()?,
             "learned_sure" => self.learned_sure = flag()?,
+            "learned_tail" => self.learned_tail = flag()?,
+            "tail_floor" => self.tail_floor = number()?,
             "arm_floor" => self.arm_floor = number()?,
             "coord" => self.coord = number()?,
             "product_boost" => self.product_boost = number()?,
@@ -263,6 +274,8 @@ impl Bm25Config {
         description_as_summary: true,
         learned_weak: true,
         learned_sure: true,
+        learned_tail: true,
+        tail_floor: 0.8,
         arm_floor: 0.6,
         coord: 0.3,
         product_boost: 1.0,
@@ -317,6 +330,8 @@ impl Bm25Config {
         description_as_summary: false,
         learned_weak: false,
         learned_sure: false,
+        learned_tail: false,
+        tail_floor: 0.8,
         arm_floor: 0.0,
         coord: 0.0,
         product_boost: 1.0,

@@ -2,8 +2,9 @@
 //! for chosen tools, each term's contribution per field, recomputed with the very operations,
 //! in the very order, that [`FieldedBm25::search`] uses (so the parts add up to the hit's
 //! `fields` and `score` bit for bit; `tests/it/why.rs` checks it on every judged request).
-//! Read by `toolsearch why`; on the search path only [`FieldedBm25::tool_score`] runs, for the
-//! first hit of a single request that the learned weak flag judges (`retrieve::weak`).
+//! Read by `toolsearch why`. On the search path the learned models (`retrieve::weak`) sum the
+//! same parts of their hits themselves, several hits at once, with the same operations in the same
+//! order as [`FieldedBm25::tool_score`].
 
 use super::*;
 
@@ -162,8 +163,7 @@ impl FieldedBm25 {
     }
 
     /// `tool`'s score from a request's `plans` (its [`FieldedBm25::bm25f_plans`]), term by term:
-    /// each term's row and part in term order, as scoring sums them. `toolsearch why` and the
-    /// learned weak flag (`retrieve::weak`) read it.
+    /// each term's row and part in term order, as scoring sums them. `toolsearch why` reads it.
     pub(super) fn tool_score(
         &self,
         plan: &QueryPlan,

@@ -158,7 +158,16 @@ impl FieldedBm25 {
     /// read as [`FieldedBm25::score_candidates`] reads it, from the merged postings' codes (a
     /// field list is searched only for a frequency the codes cannot hold).
     pub(super) fn row_of(&self, term: u32, tool: ToolId) -> Option<[f64; N_FIELDS]> {
-        let postings = self.combined_postings(term);
+        self.row_in(self.combined_postings(term), term, tool)
+    }
+
+    /// [`FieldedBm25::row_of`] with the term's merged `postings` at hand (a [`TermPlan`]'s).
+    pub(super) fn row_in(
+        &self,
+        postings: &CombinedPostings,
+        term: u32,
+        tool: ToolId,
+    ) -> Option<[f64; N_FIELDS]> {
         let codes = if postings.dense {
             postings.tfs.get(tool as usize).copied()
         } else {

@@ -1,7 +1,8 @@
 //! The text form of the learned tree models parsed into plain tables: the weak model
-//! (`weak_model.txt`, docs/adr/0006's learned-flag addendum) and the sure model
-//! (`sure_model.txt`, docs/adr/0018, written by `docs/adr/0018-sure-answer/learned_sure.py
-//! export` in the same form).
+//! (`weak_model.txt`, docs/adr/0006's learned-flag addendum), the sure model (`sure_model.txt`,
+//! docs/adr/0018, written by `docs/adr/0018-sure-answer/learned_sure.py export`) and the tail
+//! model (`tail_model.txt`, docs/adr/0019, written by
+//! `docs/adr/0019-tempting-tail/learned_tail.py export`), all in the same form.
 //!
 //! `build.rs` includes this file by path and compiles the shipped model into static tables
 //! (`weak_tables.rs`, read by `retrieve::weak`), so no process parses it at start-up; a test
@@ -21,20 +22,29 @@
 //! A node sends a feature value `<=` its threshold to `left` (a NaN to the side
 //! `missing_go_to_left` names); a leaf's value already carries the learning rate.
 
-/// Features the model reads (see `retrieve::weak`).
+/// Features the weak and sure models read of a first hit (see `retrieve::weak`).
 pub const N_FEATURES: usize = 58;
 
-/// One tree node; `left` and `right` index the node's own tree.
+/// Features the tail model reads of a later hit: its [`N_FEATURES`], then whether it shares the
+/// first hit's product and its effect, and its rank (see `retrieve::weak`).
+pub const N_TAIL_FEATURES: usize = N_FEATURES + 3;
+
+/// One tree node, 16 bytes (a walk reads several hundred of them per request); `left` and
+/// `right` index the node's own tree.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Node {
-    pub feature: u32,
-    pub threshold: f64,
-    pub left: u32,
-    pub right: u32,
-    pub leaf: bool,
+    /// A split's threshold (a feature value `<=` it goes left), or a leaf's value.
     pub value: f64,
+    /// The feature a split reads, or [`LEAF`].
+    pub feature: u16,
+    pub left: u16,
+    pub right: u16,
+    /// Where a split sends a NaN.
     pub missing_left: bool,
 }
+
+/// [`Node::feature`] of a leaf.
+pub const LEAF: u16 = u16::MAX;
 
 /// A parsed model.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,13 +58,13 @@ pub struct Model {
     pub tree_starts: Vec<u32>,
 }
 
-/// Parses a model file.
+/// Parses a model file whose trees read `features` features.
 ///
 /// # Errors
-/// A message naming the line for a wrong header, a number that does not parse or is not
-/// finite, a feature index past [`N_FEATURES`], a child that is not a later node of the same
+/// A message naming the line for a wrong header, a feature count other than `features`, a number
+/// that does not parse or is not finite, a feature index past `features`, a child that is not a later node of the same
 /// tree (every walk must end at a leaf), or a line too many or too few.
-pub fn parse(text: &str) -> Result<Model, String> {
+pub fn parse(text: &str, n_features: usize) -> Result<Model, String> {
     let mut lines = text.lines().enumerate();
     let mut line = |what: &str| -> Result<(usize, &str), String> {
         lines
@@ -77,9 +87,9 @@ pub fn parse(text: &str) -> Result<Model, String> {
     let (at, threshold) = keyed("threshold")?;
     let threshold = number(at, &threshold)?;
     let (at, features) = keyed("features")?;
-    if features != N_FEATURES.to_string() {
+    if features != n_features.to_string() {
         return Err(format!(
-            "line {at}: the engine computes {N_FEATURES} features, not {features}"
+            "line {at}: the engine computes {n_features} features, not {features}"
         ));
     }
     let (at, trees) = keyed("trees")?;
@@ -103,21 +113,40 @@ pub fn parse(text: &str) -> Result<Model, String> {
             let [feature, threshold, left, right, leaf, value, missing_left] = fields[..] else {
                 return Err(format!("line {at}: a node has seven fields"));
             };
-            let node = Node {
-                feature: whole(at, feature)?,
-                threshold: number(at, threshold)?,
-                left: whole(at, left)?,
-                right: whole(at, right)?,
-                leaf: flag(at, leaf)?,
-                value: number(at, value)?,
-                missing_left: flag(at, missing_left)?,
+            let (feature, left, right) = (whole(at, feature)?, whole(at, left)?, whole(at, right)?);
+            let (threshold, value) = (number(at, threshold)?, number(at, value)?);
+            let missing_left = flag(at, missing_left)?;
+            let node = if flag(at, leaf)? {
+                Node {
+                    value,
+                    feature: LEAF,
+                    left: 0,
+                    right: 0,
+                    missing_left,
+                }
+            } else {
+                let later = |child: u32| child > index && child < size;
+                let (Some(feature), true, true) = (
+                    u16::try_from(feature)
+                        .ok()
+                        .filter(|&f| usize::from(f) < n_features),
+                    later(left),
+                    later(right),
+                ) else {
+                    return Err(format!("line {at}: a split needs a feature below {n_features} and two later nodes of its tree"));
+                };
+                let narrow = |child: u32| {
+                    u16::try_from(child)
+                        .map_err(|_| format!("line {at}: a tree of more than {} nodes", u16::MAX))
+                };
+                Node {
+                    value: threshold,
+                    feature,
+                    left: narrow(left)?,
+                    right: narrow(right)?,
+                    missing_left,
+                }
             };
-            let later = |child: u32| child > index && child < size;
-            if !node.leaf
-                && (node.feature as usize >= N_FEATURES || !later(node.left) || !later(node.right))
-            {
-                return Err(format!("line {at}: a split needs a feature below {N_FEATURES} and two later nodes of its tree"));
-            }
             nodes.push(node);
         }
     }

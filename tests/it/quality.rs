@@ -30,9 +30,10 @@ fn quality_floor_on_the_test_set() {
     assert_floors(&report, &floors, "the test set");
     let forbidden = metric(&report, "forbidden@5");
     assert!(
-        forbidden <= 0.18,
-        "forbidden@5 = {forbidden} rose above 0.18 (19 of 118 since docs/adr/0018's sure answer; the \
-         ceiling is two cases above. It was 0.27 before, raised from 0.18 in docs/adr/0004, short \
+        forbidden <= 0.153,
+        "forbidden@5 = {forbidden} rose above 0.153 (16 of 118 since docs/adr/0019's tail cut; the \
+         ceiling is two cases above. It was 0.18 before, 19 of 118 since docs/adr/0018's sure \
+         answer, 0.27 before that, raised from 0.18 in docs/adr/0004, short \
          queries, from 0.21 in docs/adr/0010, quoted spans, from 0.22 in docs/adr/0004, round-4 \
          groups, from 0.23 in docs/adr/0005, informal destructive cues, from 0.24 in docs/adr/0001, \
          stop pairs, and from 0.26 in docs/adr/0003, the coordination factor; also 0.24 between the \

@@ -1,9 +1,10 @@
-//! The learned weak_match flag (docs/adr/0006's learned-flag addendum, pre-registration 91) and
-//! the learned sure answer (docs/adr/0018, pre-registration 93): they serve the catalog they were
-//! trained for and no other, do not depend on `limit`, and do what the training scripts
-//! predicted. When a ranking change moves their inputs, the recorded counts below fail: retrain
-//! the models (`docs/adr/0006-learned-weak/run.sh`, then `learned_weak.py export` and
-//! `docs/adr/0018-sure-answer/learned_sure.py export`) or, if the change is meant to keep them,
+//! The learned weak_match flag (docs/adr/0006's learned-flag addendum, pre-registration 91), the
+//! learned sure answer (docs/adr/0018, pre-registration 93) and the learned tail cut (docs/adr/0019,
+//! pre-registration 94): they serve the catalog they were trained for and no other, do not depend
+//! on `limit`, and do what the training scripts predicted. When a ranking change moves their
+//! inputs, the recorded counts below fail: retrain the models (`docs/adr/0006-learned-weak/run.sh`,
+//! then `learned_weak.py export`, `docs/adr/0018-sure-answer/learned_sure.py export` and
+//! `docs/adr/0019-tempting-tail/learned_tail.py export`) or, if the change is meant to keep them,
 //! record the new counts.
 use crate::util::*;
 
@@ -66,35 +67,68 @@ fn the_model_flags_what_its_training_script_predicted() {
     );
 }
 
-/// The ids of the single answers the sure model cut to their first tool: those that differ
-/// from the answers with `learned_sure=false`, each of which must be that answer's first tool.
-fn cut_answers(qrels: &str, catalog: Option<&str>) -> Vec<String> {
-    let (sure, full) = (
-        eval_report(qrels, catalog, &[]),
-        eval_report(qrels, catalog, &["learned_sure=false"]),
+/// The answers of two `eval --json` reports that differ, as (id, the first's answer, the second's
+/// answer); every weak flag agrees.
+fn changed_answers(
+    qrels: &str,
+    catalog: Option<&str>,
+    params: [&[&str]; 2],
+) -> Vec<(String, Vec<serde_json::Value>, Vec<serde_json::Value>)> {
+    let (a, b) = (
+        eval_report(qrels, catalog, params[0]),
+        eval_report(qrels, catalog, params[1]),
     );
-    let mut cut = Vec::new();
-    for (a, b) in sure["per_case"]
+    let mut changed = Vec::new();
+    for (a, b) in a["per_case"]
         .as_array()
         .expect("per_case")
         .iter()
-        .zip(full["per_case"].as_array().expect("per_case"))
+        .zip(b["per_case"].as_array().expect("per_case"))
     {
         assert_eq!(a["id"], b["id"]);
         assert_eq!(a["weak_match"], b["weak_match"], "{}", a["id"]);
         if a["returned"] != b["returned"] {
-            let first = &b["returned"].as_array().expect("returned")[..1];
-            assert_eq!(
-                a["returned"].as_array().expect("returned"),
-                first,
-                "{}",
-                a["id"]
-            );
             assert_ne!(a["weak_match"], true, "{}", a["id"]);
-            cut.push(a["id"].as_str().expect("id").to_string());
+            let id = a["id"].as_str().expect("id").to_string();
+            let returned =
+                |x: &serde_json::Value| x["returned"].as_array().expect("returned").clone();
+            changed.push((id, returned(a), returned(b)));
         }
     }
-    cut
+    changed
+}
+
+/// The ids of the single answers the sure model cut to their first tool: those that differ
+/// between `learned_tail=false` and `learned_sure=false` (which turns both cuts off), each of
+/// which must be that answer's first tool.
+fn cut_answers(qrels: &str, catalog: Option<&str>) -> Vec<String> {
+    let changed = changed_answers(
+        qrels,
+        catalog,
+        [&["learned_tail=false"], &["learned_sure=false"]],
+    );
+    for (id, cut, full) in &changed {
+        assert_eq!(cut[..], full[..1], "{id}");
+    }
+    changed.into_iter().map(|(id, _, _)| id).collect()
+}
+
+/// The single answers the tail model judged, and the ids of those that lost a tool at ranks
+/// 2–5: the answers that differ from `learned_tail=false`, each of which must be that answer's
+/// first five tools in order less some after the first.
+fn tail_cuts(qrels: &str, catalog: Option<&str>) -> (usize, Vec<String>) {
+    let changed = changed_answers(qrels, catalog, [&[], &["learned_tail=false"]]);
+    let mut dropped = Vec::new();
+    for (id, cut, full) in &changed {
+        let five = &full[..full.len().min(5)];
+        assert_eq!(cut.first(), five.first(), "{id}");
+        let mut rest = five.iter();
+        assert!(cut.iter().all(|tool| rest.any(|t| t == tool)), "{id}");
+        if cut.len() < five.len() {
+            dropped.push(id.clone());
+        }
+    }
+    (changed.len(), dropped)
 }
 
 #[test]
@@ -112,6 +146,26 @@ fn the_sure_model_cuts_what_its_training_script_predicted() {
         "test.json: the sure model's cuts moved (see this file's header)"
     );
     assert!(cut.iter().all(|id| !id.contains("-wf-")), "{cut:?}");
+}
+
+#[test]
+fn the_tail_model_drops_what_its_training_script_predicted() {
+    // learned_tail.py apply, on the sets that decided and checked pre-registration 94: the
+    // answers the tail model judged (each kept to its first five of eval's ten), and those that
+    // lost a tool.
+    let (judged, dropped) = tail_cuts("holdout-ranking-3.json", None);
+    assert_eq!(
+        (judged, dropped.len()),
+        (51, 10),
+        "holdout-ranking-3.json: the tail model's cuts moved (see this file's header)"
+    );
+    let (judged, dropped) = tail_cuts("test.json", None);
+    assert_eq!(
+        (judged, dropped.len()),
+        (70, 6),
+        "test.json: the tail model's cuts moved (see this file's header)"
+    );
+    assert!(dropped.iter().all(|id| !id.contains("-wf-")), "{dropped:?}");
 }
 
 #[test]
@@ -143,15 +197,21 @@ fn another_catalog_keeps_the_first_hit_rule() {
         cut_answers("test.json", Some(&catalog)).is_empty(),
         "the sure model must stay off on a catalog it was not trained for"
     );
+    assert_eq!(
+        tail_cuts("test.json", Some(&catalog)).0,
+        0,
+        "the tail model must stay off on a catalog it was not trained for"
+    );
 }
 
-/// The model reads the first five scores and whether there are twenty candidates, whatever
-/// `limit` asks for (`FieldedBm25::search_single`).
+/// The models read the first five hits and whether there are twenty candidates, whatever `limit`
+/// asks for (`FieldedBm25::search_single`): every flag is the same at any limit, and every answer
+/// is a prefix of the answer at limit 5, or that answer a prefix of it.
 #[test]
 fn the_flag_does_not_depend_on_the_limit() {
     let text = std::fs::read_to_string(repo().join("qrels").join("test.json")).expect("test.json");
     let doc: serde_json::Value = serde_json::from_str(&text).expect("qrels JSON");
-    let flags = |limit: u64| -> Vec<(bool, bool)> {
+    let answers = |limit: u64| -> Vec<(bool, Vec<String>)> {
         let mut lines = String::new();
         for case in doc["cases"].as_array().expect("cases") {
             if case.get("workflow").is_some() {
@@ -166,25 +226,40 @@ fn the_flag_does_not_depend_on_the_limit() {
             .map(|line| {
                 let answer: serde_json::Value = serde_json::from_str(line).expect("an answer");
                 assert!(answer.get("error").is_none(), "{answer}");
-                let alone = answer["candidates"]
+                let paths = answer["candidates"]
                     .as_array()
-                    .is_some_and(|c| c.len() == 1);
-                (answer["weak_match"] == true, alone)
+                    .expect("candidates")
+                    .iter()
+                    .map(|c| c["canonical_path"].as_str().expect("path").to_string())
+                    .collect();
+                (answer["weak_match"] == true, paths)
             })
             .collect()
     };
-    // The flag and, above limit 1, whether the answer holds its first tool alone (the sure cut;
-    // no judged single request here has fewer than two candidates).
-    let reference = flags(5);
+    let reference = answers(5);
     assert!(reference.iter().filter(|(weak, _)| *weak).count() >= 10);
-    assert!(reference.iter().filter(|(_, alone)| *alone).count() >= 50);
+    // The sure cut's lone tools, and answers the tail cut shortened.
+    let short = |n: std::ops::RangeInclusive<usize>| {
+        reference
+            .iter()
+            .filter(|(_, paths)| n.contains(&paths.len()))
+            .count()
+    };
+    assert!(short(1..=1) >= 50 && short(2..=4) >= 5);
     for limit in [1, 4, 10, 20] {
-        let at = flags(limit);
-        if limit == 1 {
-            let weak = |v: &[(bool, bool)]| v.iter().map(|(w, _)| *w).collect::<Vec<_>>();
-            assert_eq!(weak(&at), weak(&reference), "limit 1");
-        } else {
-            assert_eq!(at, reference, "limit {limit}");
+        let at = answers(limit);
+        assert_eq!(at.len(), reference.len());
+        for ((weak, paths), (weak_5, paths_5)) in at.iter().zip(&reference) {
+            assert_eq!(weak, weak_5, "limit {limit}");
+            if limit < 5 {
+                let n = paths_5.len().min(limit as usize);
+                assert_eq!(paths[..], paths_5[..n], "limit {limit}");
+            } else if paths_5.len() < 5 {
+                // A cut answer (or one of every scoring tool) does not grow with the limit.
+                assert_eq!(paths, paths_5, "limit {limit}");
+            } else {
+                assert_eq!(paths[..5], paths_5[..], "limit {limit}");
+            }
         }
     }
 }
