@@ -158,15 +158,7 @@ def main():
             print(f'    {i}: {t} -> {c} ({kind})')
     elif command == 'export':
         out, source_hash = args[2], args[3]
-        fitted = model().fit(x, y)
-        with open(out, 'w', encoding='utf-8') as f:
-            f.write('toolsearch-weak-model 1\n')
-            f.write(f'source_hash {source_hash}\n')
-            f.write(f'threshold {cut!r}\n')
-            f.write(f'features {x.shape[1]}\n')
-            f.write(f'trees {len(fitted._predictors)} {float(fitted._baseline_prediction.ravel()[0])!r}\n')
-            export_model.write_trees(f, fitted)
-        print(f'{len(fitted._predictors)} trees, threshold {cut!r} -> {out}')
+        export_model.write_engine_model(out, model().fit(x, y), source_hash, cut, x.shape[1])
     else:
         sys.exit(__doc__)
 

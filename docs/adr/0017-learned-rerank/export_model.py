@@ -50,5 +50,18 @@ def write_trees(f, fitted):
                     f"{int(node['missing_go_to_left'])}\n")
 
 
+def write_engine_model(out, fitted, source_hash, threshold, features):
+    """A fitted classifier in the text form the engine compiles in (`src/retrieve/weak_model.rs`):
+    the header (catalog, threshold, feature count, trees and baseline), then its trees."""
+    with open(out, 'w', encoding='utf-8') as f:
+        f.write('toolsearch-weak-model 1\n')
+        f.write(f'source_hash {source_hash}\n')
+        f.write(f'threshold {threshold!r}\n')
+        f.write(f'features {features}\n')
+        f.write(f'trees {len(fitted._predictors)} {float(fitted._baseline_prediction.ravel()[0])!r}\n')
+        write_trees(f, fitted)
+    print(f'{len(fitted._predictors)} trees, threshold {threshold!r} -> {out}')
+
+
 if __name__ == '__main__':
     main()

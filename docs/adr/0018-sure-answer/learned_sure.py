@@ -125,15 +125,7 @@ def apply(work, features, qrels, catalog=None):
 
 
 def export(work, out, source_hash):
-    model = fitted(work)
-    with open(out, 'w', encoding='utf-8') as f:
-        f.write('toolsearch-weak-model 1\n')
-        f.write(f'source_hash {source_hash}\n')
-        f.write(f'threshold {TAU!r}\n')
-        f.write('features 58\n')
-        f.write(f'trees {len(model._predictors)} {float(model._baseline_prediction.ravel()[0])!r}\n')
-        export_model.write_trees(f, model)
-    print(f'{len(model._predictors)} trees, threshold {TAU!r} -> {out}')
+    export_model.write_engine_model(out, fitted(work), source_hash, TAU, 58)
 
 
 def main():

@@ -239,15 +239,7 @@ def apply(work, features, qrels, catalog=None):
 
 
 def export(work, out, source_hash):
-    _, tail_model = fitted(work)
-    with open(out, 'w', encoding='utf-8') as f:
-        f.write('toolsearch-weak-model 1\n')
-        f.write(f'source_hash {source_hash}\n')
-        f.write(f'threshold {TAU!r}\n')
-        f.write('features 61\n')
-        f.write(f'trees {len(tail_model._predictors)} {float(tail_model._baseline_prediction.ravel()[0])!r}\n')
-        export_model.write_trees(f, tail_model)
-    print(f'{len(tail_model._predictors)} trees, threshold {TAU!r} -> {out}')
+    export_model.write_engine_model(out, fitted(work)[1], source_hash, TAU, 61)
 
 
 def main():
