@@ -140,6 +140,7 @@ fn every_judged_set_is_valid_and_consistent_with_the_catalog() {
         "holdout-ranking.json",
         "holdout-ranking-2.json",
         "holdout-ranking-3.json",
+        "holdout-ranking-4.json",
         "identity.json",
     ] {
         // Identity cases are generated (qrels/gen_identity.py): unavailable tools are their
