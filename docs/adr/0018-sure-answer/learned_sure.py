@@ -128,19 +128,25 @@ def export(work, out, source_hash):
     export_model.write_engine_model(out, fitted(work), source_hash, TAU, 58)
 
 
-def main():
+def run_cli(doc, cv_, apply_, export_):
+    """The command line this script and ADR 0019's `learned_tail.py` share: `cv WORK`, `apply WORK
+    FEATURES QRELS [CATALOG]`, `export WORK OUT SOURCE_HASH`; `doc` is the usage text."""
     args = sys.argv[1:]
     if len(args) < 2:
-        sys.exit(__doc__)
+        sys.exit(doc)
     command, work = args[0], args[1]
     if command == 'cv':
-        cv(work)
+        cv_(work)
     elif command == 'apply' and len(args) >= 4:
-        apply(work, *args[2:5])
+        apply_(work, *args[2:5])
     elif command == 'export' and len(args) == 4:
-        export(work, args[2], args[3])
+        export_(work, args[2], args[3])
     else:
-        sys.exit(__doc__)
+        sys.exit(doc)
+
+
+def main():
+    run_cli(__doc__, cv, apply, export)
 
 
 if __name__ == '__main__':

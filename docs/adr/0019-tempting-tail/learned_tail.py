@@ -243,18 +243,7 @@ def export(work, out, source_hash):
 
 
 def main():
-    args = sys.argv[1:]
-    if len(args) < 2:
-        sys.exit(__doc__)
-    command, work = args[0], args[1]
-    if command == 'cv':
-        cv(work)
-    elif command == 'apply' and len(args) >= 4:
-        apply(work, *args[2:5])
-    elif command == 'export' and len(args) == 4:
-        export(work, args[2], args[3])
-    else:
-        sys.exit(__doc__)
+    ls.run_cli(__doc__, cv, apply, export)
 
 
 if __name__ == '__main__':
