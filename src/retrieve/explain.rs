@@ -171,22 +171,19 @@ impl FieldedBm25 {
         own_idf_total: f64,
         tool: ToolId,
     ) -> ToolScore {
-        let k1 = self.config.k1;
         let mut parts = Vec::new();
         let mut fields = [0.0; N_FIELDS];
         let mut covered = 0.0;
-        for (at, p) in plans.iter().enumerate() {
-            let Some(row) = self.row_of(p.term, tool) else {
-                continue;
-            };
-            let mut part = [0.0; N_FIELDS];
-            accumulate(&mut part, &row, p, k1);
-            accumulate(&mut fields, &row, p, k1);
-            if p.counts_for_coverage {
-                covered += p.idf;
+        self.for_each_part(plans, &[tool], |at, _, part| {
+            // A field the term lacks adds exactly +0.0, as `accumulate` skipping it would.
+            for (sum, value) in fields.iter_mut().zip(part) {
+                *sum += value;
+            }
+            if plans[at].counts_for_coverage {
+                covered += plans[at].idf;
             }
             parts.push((at, part));
-        }
+        });
         let intent = self.multiplier(plan, tool);
         let coord_factor = coord_factor(plan.coord, covered, own_idf_total);
         let sum: f64 = fields.iter().sum();

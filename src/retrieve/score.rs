@@ -155,14 +155,10 @@ impl FieldedBm25 {
 
     /// `tool`'s row of BM25F parts for `term` (0 where a field lacks it), or `None` when no
     /// field of positive weight has it: the row [`FieldedBm25::for_each_row`] gives that tool,
-    /// read as [`FieldedBm25::score_candidates`] reads it, from the merged postings' codes (a
-    /// field list is searched only for a frequency the codes cannot hold).
-    pub(super) fn row_of(&self, term: u32, tool: ToolId) -> Option<[f64; N_FIELDS]> {
-        self.row_in(self.combined_postings(term), term, tool)
-    }
-
-    /// [`FieldedBm25::row_of`] with the term's merged `postings` at hand (a [`TermPlan`]'s).
-    pub(super) fn row_in(
+    /// read as [`FieldedBm25::score_candidates`] reads it, from the term's merged `postings` (a
+    /// [`TermPlan`]'s) codes (a field list is searched only for a frequency the codes cannot
+    /// hold).
+    fn row_in(
         &self,
         postings: &CombinedPostings,
         term: u32,
@@ -195,6 +191,29 @@ impl FieldedBm25 {
             *part = self.part(field_idx, tool, tf);
         }
         Some(row)
+    }
+
+    /// Each of `tools`' part of each of `plans`' terms it has, as scoring computes it (the term's
+    /// row through [`accumulate`]): `f(term_at, tool_at, part)`. Terms outer and tools inner, so
+    /// each term's postings are read once for all the tools, and each tool's parts come in term
+    /// order. `toolsearch why` (`tool_score`) and the learned models (`retrieve::weak`) read it.
+    pub(super) fn for_each_part(
+        &self,
+        plans: &[TermPlan<'_>],
+        tools: &[ToolId],
+        mut f: impl FnMut(usize, usize, [f64; N_FIELDS]),
+    ) {
+        let k1 = self.config.k1;
+        for (term_at, p) in plans.iter().enumerate() {
+            for (tool_at, &tool) in tools.iter().enumerate() {
+                let Some(row) = self.row_in(p.postings, p.term, tool) else {
+                    continue;
+                };
+                let mut part = [0.0; N_FIELDS];
+                accumulate(&mut part, &row, p, k1);
+                f(term_at, tool_at, part);
+            }
+        }
     }
 
     /// Calls `f` with every tool that has the term in some field, in `ToolId` order, its

@@ -307,32 +307,25 @@ impl FieldedBm25 {
     }
 
     /// Each hit's BM25F parts per term class and field, and the idf it covers: every term's
-    /// part as scoring computes it, summed in term order per hit (the sums `explain`'s
-    /// [`FieldedBm25::tool_score`] would give). Terms outer, hits inner, so each term's postings
-    /// are read once for all the hits.
+    /// part as scoring computes it ([`FieldedBm25::for_each_part`], all the hits in one pass),
+    /// summed in term order per hit.
     fn hit_parts(
         &self,
         plans: &[TermPlan<'_>],
         scale: &FeatureScale,
         hits: &[Hit],
     ) -> Vec<HitParts> {
-        let k1 = self.config.k1;
+        let tools: Vec<ToolId> = hits.iter().map(|hit| hit.tool).collect();
         let mut out = vec![HitParts::default(); hits.len()];
-        for (p, &class) in plans.iter().zip(&scale.classes) {
-            for (slot, hit) in out.iter_mut().zip(hits) {
-                let Some(row) = self.row_in(p.postings, p.term, hit.tool) else {
-                    continue;
-                };
-                let mut part = [0.0; N_FIELDS];
-                accumulate(&mut part, &row, p, k1);
-                for (sum, value) in slot.parts[class].iter_mut().zip(part) {
-                    *sum += value;
-                }
-                if p.counts_for_coverage {
-                    slot.covered += p.idf;
-                }
+        self.for_each_part(plans, &tools, |at, slot, part| {
+            let slot = &mut out[slot];
+            for (sum, value) in slot.parts[scale.classes[at]].iter_mut().zip(part) {
+                *sum += value;
             }
-        }
+            if plans[at].counts_for_coverage {
+                slot.covered += plans[at].idf;
+            }
+        });
         out
     }
 
