@@ -53,8 +53,8 @@ fn main() {
     weak_tables(&manifest, &out_dir);
 }
 
-/// Compiles the learned tree models into static tables (`weak_tables.rs`, read by
-/// `retrieve::weak`): `src/retrieve/weak_model.txt` (docs/adr/0006's learned flag, prefix `WEAK`),
+/// Compiles the learned tree models into static tables and one `retrieve::weak::TreeModel` each
+/// (`weak_tables.rs`, read by `retrieve::weak`): `src/retrieve/weak_model.txt` (docs/adr/0006's learned flag, prefix `WEAK`),
 /// `src/retrieve/sure_model.txt` (docs/adr/0018's sure answer, prefix `SURE`) and
 /// `src/retrieve/tail_model.txt` (docs/adr/0019's tempting tail, prefix `TAIL`), each parsed by
 /// `weak_model::parse`, which a test also runs on the same files at run time.
@@ -70,12 +70,6 @@ fn weak_tables(manifest: &std::path::Path, out_dir: &std::path::Path) {
         let source = std::fs::read_to_string(&path).expect("read a tree model");
         let model = weak_model::parse(&source, features)
             .unwrap_or_else(|message| panic!("{file}: {message}"));
-        writeln!(
-            code,
-            "/// The catalog the model was trained for.\npub static {prefix}_SOURCE_HASH: &str = {:?};\n/// The model's threshold on its probability.\npub static {prefix}_THRESHOLD: f64 = {:?};\n/// The log-odds before any tree.\npub static {prefix}_BASELINE: f64 = {:?};",
-            model.source_hash, model.threshold, model.baseline
-        )
-        .expect("write");
         writeln!(
             code,
             "/// Every tree's nodes, tree after tree.\npub static {prefix}_NODES: &[Node] = &["
@@ -97,6 +91,12 @@ fn weak_tables(manifest: &std::path::Path, out_dir: &std::path::Path) {
             1,
             &model.tree_starts,
         );
+        writeln!(
+            code,
+            "/// The model `src/retrieve/{file}` holds.\npub static {prefix}: TreeModel = TreeModel {{ source_hash: {:?}, threshold: {:?}, baseline: {:?}, nodes: {prefix}_NODES, tree_starts: &{prefix}_TREE_STARTS }};",
+            model.source_hash, model.threshold, model.baseline
+        )
+        .expect("write");
     }
     std::fs::write(out_dir.join("weak_tables.rs"), code).expect("write weak_tables.rs");
 }

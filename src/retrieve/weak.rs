@@ -42,7 +42,7 @@ const HIT_FEATURES: usize = 51;
 const N_CLASSES: usize = 5;
 
 mod tables {
-    use super::Node;
+    use super::{Node, TreeModel};
     include!(concat!(env!("OUT_DIR"), "/weak_tables.rs"));
 }
 
@@ -60,39 +60,18 @@ pub struct TreeModel {
 
 /// The compiled weak model (`build.rs` checked it when compiling it in).
 pub fn weak() -> &'static TreeModel {
-    static MODEL: TreeModel = TreeModel {
-        source_hash: tables::WEAK_SOURCE_HASH,
-        threshold: tables::WEAK_THRESHOLD,
-        baseline: tables::WEAK_BASELINE,
-        nodes: tables::WEAK_NODES,
-        tree_starts: &tables::WEAK_TREE_STARTS,
-    };
-    &MODEL
+    &tables::WEAK
 }
 
 /// The compiled sure model (`build.rs` checked it when compiling it in).
 pub fn sure() -> &'static TreeModel {
-    static MODEL: TreeModel = TreeModel {
-        source_hash: tables::SURE_SOURCE_HASH,
-        threshold: tables::SURE_THRESHOLD,
-        baseline: tables::SURE_BASELINE,
-        nodes: tables::SURE_NODES,
-        tree_starts: &tables::SURE_TREE_STARTS,
-    };
-    &MODEL
+    &tables::SURE
 }
 
 /// The compiled tail model (`build.rs` checked it, for [`N_TAIL_FEATURES`], when compiling it
 /// in).
 pub fn tail() -> &'static TreeModel {
-    static MODEL: TreeModel = TreeModel {
-        source_hash: tables::TAIL_SOURCE_HASH,
-        threshold: tables::TAIL_THRESHOLD,
-        baseline: tables::TAIL_BASELINE,
-        nodes: tables::TAIL_NODES,
-        tree_starts: &tables::TAIL_TREE_STARTS,
-    };
-    &MODEL
+    &tables::TAIL
 }
 
 impl TreeModel {
