@@ -2,9 +2,8 @@
 //! for chosen tools, each term's contribution per field, recomputed with the very operations,
 //! in the very order, that [`FieldedBm25::search`] uses (so the parts add up to the hit's
 //! `fields` and `score` bit for bit; `tests/it/why.rs` checks it on every judged request).
-//! Read by `toolsearch why`. On the search path the learned models (`retrieve::weak`) sum the
-//! same parts of their hits themselves, several hits at once, with the same operations in the same
-//! order as [`FieldedBm25::tool_score`].
+//! Read by `toolsearch why`. Its per-term parts come from [`FieldedBm25::for_each_part`], which
+//! the learned models (`retrieve::weak`) also read on the search path.
 
 use super::*;
 
