@@ -60,9 +60,10 @@ const STOPPING: [&str; 3] = ["no longer", "skip", "call off"];
 /// ("pull it back", "shut the group down").
 const PARTICLES: [&str; 6] = ["back", "down", "out", "off", "away", "up"];
 
-/// The most words that may stand between a phrasal verb and its particle: 2 ("pull those
-/// messages back"); 1 found fewer, 3 nothing more (ADR 0005's phrasal-verb addendum).
-const MAX_PARTICLE_GAP: usize = 2;
+/// The most words that may stand between a phrasal verb and its particle: 3 ("pull that bot
+/// message back"). ADR 0005's phrasal-verb addendum chose 2 (1 found fewer, 3 nothing more on a
+/// smaller dev); 3 was adopted by pre-registration 95 (ADR 0005's particle-gap addendum).
+const MAX_PARTICLE_GAP: usize = 3;
 
 /// Returns true if and only if `form` is a verb and a [`PARTICLES`] word (`pull back`), and
 /// `words` starts with the verb followed, after one to [`MAX_PARTICLE_GAP`] other words, by
@@ -962,7 +963,8 @@ mod tests {
         assert!(destructive("pull back the DING"));
         assert!(destructive("pull it back so nobody sees it"));
         assert!(destructive("pull those messages back"));
-        // Three words between verb and particle are no longer one phrase.
+        assert!(destructive("pull that bot message back"));
+        // Four words between verb and particle are no longer one phrase.
         assert!(!destructive("pull the three new messages back"));
         // Negation still reads the words before the verb.
         assert!(!destructive("don't pull it back"));
