@@ -77,12 +77,56 @@ fn split_phrasal_verb(words: &[String], form: &str) -> bool {
         && (2..=MAX_PARTICLE_GAP + 1).any(|at| words.get(at).is_some_and(|w| w == particle))
 }
 
+/// The irregular past forms of the verbs that start the lexicon's particle phrases (`take
+/// down`, `throw away`): a closed class of English grammar. They match only as the verb of such
+/// a phrase ("taken down", "threw it away"), and count as past forms.
+const IRREGULAR_PAST: [(&str, &str); 17] = [
+    ("blew", "blow"),
+    ("blown", "blow"),
+    ("brought", "bring"),
+    ("drawn", "draw"),
+    ("drew", "draw"),
+    ("laid", "lay"),
+    ("shot", "shoot"),
+    ("spun", "spin"),
+    ("struck", "strike"),
+    ("taken", "take"),
+    ("threw", "throw"),
+    ("thrown", "throw"),
+    ("took", "take"),
+    ("tore", "tear"),
+    ("torn", "tear"),
+    ("woke", "wake"),
+    ("woken", "wake"),
+];
+
+/// The verb `word` is an irregular past form of ([`IRREGULAR_PAST`]).
+fn irregular_base(word: &str) -> Option<&'static str> {
+    IRREGULAR_PAST
+        .binary_search_by(|(form, _)| (*form).cmp(word))
+        .ok()
+        .map(|at| IRREGULAR_PAST[at].1)
+}
+
+/// Returns true if and only if `form` is a verb and a [`PARTICLES`] word, and `words`, which
+/// starts with an irregular past form of that verb ([`PreparedQuery::irregular`]), holds the
+/// particle next or after one to [`MAX_PARTICLE_GAP`] other words.
+fn particle_follows(words: &[String], form: &str) -> bool {
+    form.split_once(' ').is_some_and(|(_, particle)| {
+        PARTICLES.contains(&particle)
+            && (1..=MAX_PARTICLE_GAP + 1).any(|at| words.get(at).is_some_and(|w| w == particle))
+    })
+}
+
 /// A query prepared once for phrase matching.
 pub struct PreparedQuery {
     lowered: String,
     words: Vec<String>,
-    /// Per word of `words`: whether it was written in a regular past form (see [`is_past`]).
+    /// Per word of `words`: whether it was written in a past form (see [`is_past`]; an
+    /// irregular one counts too).
     past: Vec<bool>,
+    /// Per word of `words`: the verb it is an irregular past form of ([`IRREGULAR_PAST`]).
+    irregular: Vec<Option<&'static str>>,
     /// Whether the query holds a question mark.
     asks: bool,
     /// A bit per hash of each character of `lowered` ([`char_bit`]): a clear bit proves the
@@ -107,11 +151,14 @@ impl PreparedQuery {
         // each was written in a past form: one pass over the query's words.
         let mut words = Vec::new();
         let mut past = Vec::new();
+        let mut irregular = Vec::new();
         for piece in forms::word_pieces(&lowered) {
             let mut word = forms::lemma(piece.to_lowercase());
             restore_silent_e(&mut word, piece);
+            let base = irregular_base(&word);
+            past.push(is_past(piece) || base.is_some());
+            irregular.push(base);
             words.push(word);
-            past.push(is_past(piece));
         }
         let asks = lowered.contains('?');
         let mut chars = [0u64; CHAR_WORDS];
@@ -123,6 +170,7 @@ impl PreparedQuery {
             lowered,
             words,
             past,
+            irregular,
             asks,
             chars,
         }
@@ -205,9 +253,11 @@ impl PreparedQuery {
                 // The first word alone rejects almost every position, without a word iterator.
                 let first = form.split_once(' ').map_or(form, |(first, _)| first);
                 (0..self.words.len()).any(|at| {
-                    self.words[at] == first
+                    (self.words[at] == first
                         && (starts_with_words(&self.words[at..], form)
                             || split_phrasal_verb(&self.words[at..], form))
+                        || self.irregular[at] == Some(first)
+                            && particle_follows(&self.words[at..], form))
                         && accept(Occurrence::Words {
                             before: &self.words[..at],
                         })
@@ -971,6 +1021,24 @@ mod tests {
         // Only particles split: "get rid" stays a word sequence.
         assert!(!destructive("get the rid"));
         let words = forms::plain_words;
+        // An irregular past form is the verb of a particle phrase, split or not, and a past
+        // form: in a question it tells what happened.
+        assert!(destructive("get that message taken down"));
+        assert!(destructive("get the bot's post taken back"));
+        assert!(!destructive("has it been taken down?"));
+        let phrase =
+            |q: &str, form: &str| PreparedQuery::new(q).occurs(Phrase::Words(form), |_| true);
+        assert!(phrase("threw it away", "throw away"));
+        assert!(phrase("it was thrown away", "throw away"));
+        assert!(!phrase("threw it", "throw away"));
+        // Only as the verb of a particle phrase: a form alone is not its verb.
+        assert!(!phrase("thrown", "throw"));
+        assert!(!phrase("the file was taken", "take"));
+        // `irregular_base` searches the table by halves.
+        assert!(IRREGULAR_PAST.windows(2).all(|pair| pair[0].0 < pair[1].0));
+        assert!(IRREGULAR_PAST
+            .iter()
+            .all(|&(form, base)| irregular_base(form) == Some(base)));
         assert!(split_phrasal_verb(&words("pull it back"), "pull back"));
         assert!(!split_phrasal_verb(&words("pull back"), "pull back"));
         assert!(!split_phrasal_verb(&words("get it rid"), "get rid"));
