@@ -190,7 +190,7 @@ pub struct FieldedBm25 {
     /// Per tool: whether it has no `agent_summary` (imported tools, API catalogs).
     tool_lacks_summary: Vec<bool>,
     /// Whether at least half of the tools have `use_when` situations (the first-hit rule's
-    /// condition).
+    /// condition, and the weak model's on a catalog other than its own).
     situated: bool,
     /// Per tool: the index of its product in `product_names`.
     tool_products: Vec<usize>,
@@ -201,8 +201,13 @@ pub struct FieldedBm25 {
     /// Learned pairs parsed at run time (`eval --param learned_pairs=FILE`) instead of the
     /// compiled ones.
     learned_pairs: Option<std::sync::Arc<crate::text::learned::Tables>>,
-    /// The compiled weak model, when `learned_weak` is on and it was trained for this catalog.
+    /// The compiled weak model, when `learned_weak` is on and it was trained for this catalog or
+    /// the catalog is `situated`.
     weak_model: Option<&'static weak::TreeModel>,
+    /// Whether the weak model was trained for this catalog: then its features are computed
+    /// exactly as the training computed them, ties past the fifth hit included (see
+    /// `search_judged`).
+    trained_for: bool,
     /// The compiled sure model, when `learned_sure` is on with the weak model, and it was trained
     /// for this catalog.
     sure_model: Option<&'static weak::TreeModel>,
@@ -228,11 +233,22 @@ impl FieldedBm25 {
     ) -> FieldedBm25 {
         let analyzer = Analyzer::new(config.analyzer);
         let n_tools = catalog.tools().len();
+        let situated = 2 * catalog
+            .tools()
+            .iter()
+            .filter(|t| !t.def.use_when.is_empty())
+            .count()
+            >= n_tools;
+        let trained_for = weak::weak().fits(catalog);
         FieldedBm25 {
             learned_terms: std::sync::OnceLock::new(),
             learned_pairs: None,
+            trained_for,
+            // The weak model also judges other catalogs with situations (docs/adr/0006's
+            // situated-catalogs addendum, pre-registration 97); the sure and tail models serve
+            // only the catalog they were trained for.
             weak_model: Some(weak::weak())
-                .filter(|model| config.learned_weak && config.bm25f && model.fits(catalog)),
+                .filter(|_| config.learned_weak && config.bm25f && (trained_for || situated)),
             sure_model: Some(weak::sure()).filter(|model| {
                 config.learned_sure && config.learned_weak && config.bm25f && model.fits(catalog)
             }),
@@ -274,12 +290,7 @@ impl FieldedBm25 {
                         && t.idempotency() == Some(crate::wire::Idempotency::NonIdempotent)
                 })
                 .collect(),
-            situated: 2 * catalog
-                .tools()
-                .iter()
-                .filter(|t| !t.def.use_when.is_empty())
-                .count()
-                >= catalog.tools().len(),
+            situated,
             tool_lacks_summary: catalog
                 .tools()
                 .iter()
@@ -416,7 +427,13 @@ impl FieldedBm25 {
         });
         let mut searched = limit.max(weak::SCORES);
         let mut hits = self.search_planned(&plan, Some(&plans), query, eligible, searched);
-        if searched < weak::DEPTH && weak::tie_reaches_last_score(&hits) {
+        // The features divide by the largest score of the first DEPTH hits, as the training read
+        // them. When the first score's tie runs to the fifth hit, that score may lie past the
+        // hits found, so the catalog the model was trained for searches again, deeper. Another
+        // catalog takes the largest of the hits found: it differs from the tie's by less than
+        // `SCORE_ROUNDING`, and a catalog full of ties (the 100,000-tool benchmark's copies)
+        // would pay a second search on most requests (docs/PERFORMANCE.md).
+        if self.trained_for && searched < weak::DEPTH && weak::tie_reaches_last_score(&hits) {
             searched = limit.max(weak::DEPTH);
             hits = self.search_planned(&plan, Some(&plans), query, eligible, searched);
         }

@@ -93,10 +93,11 @@ pub struct Bm25Config {
     /// For a tool without an `agent_summary` (imported tools, API catalogs), a description match
     /// counts like a summary match toward a confident hit (docs/adr/0006's first-hit addendum).
     pub description_as_summary: bool,
-    /// On the catalog the compiled weak model was trained for (its `source_hash`), a single
+    /// On the catalog the compiled weak model was trained for (its `source_hash`), and on any
+    /// other where at least half of the tools have `use_when` (pre-registration 97), a single
     /// request's answer is a weak match exactly when that model doubts its first hit, instead of
     /// the `weak_first_idf` rule and the hits' own confidence (`retrieve::weak`; docs/adr/0006's
-    /// learned-flag addendum, pre-registration 91). Elsewhere, and for workflow arms, the rule
+    /// learned-flag and situated-catalogs addenda). Elsewhere, and for workflow arms, the rule
     /// stays.
     pub learned_weak: bool,
     /// With `learned_weak`, on the catalog the compiled sure model was trained for, a single

@@ -15,11 +15,13 @@
 //! The models are compiled in (`weak_model.txt`, `sure_model.txt` and `tail_model.txt`, written
 //! by `docs/adr/0006-learned-weak/learned_weak.py export`,
 //! `docs/adr/0018-sure-answer/learned_sure.py export` and
-//! `docs/adr/0019-tempting-tail/learned_tail.py export`) and bound to the catalog they were
-//! trained for by that catalog's `source_hash`: any other catalog, or an edited one, keeps ADR
-//! 0006's first-hit rule and full answers. The features are the ones `features.patch` makes
-//! `toolsearch why` write, in that order; `tests/it/weak.rs` holds the verdicts to the training
-//! scripts'.
+//! `docs/adr/0019-tempting-tail/learned_tail.py export`). The sure and tail models are bound to
+//! the catalog they were trained for by that catalog's `source_hash`: any other catalog, or an
+//! edited one, gets full answers. The weak model also judges any other catalog where at least
+//! half of the tools have `use_when` (docs/adr/0006's situated-catalogs addendum,
+//! pre-registration 97); a catalog without them keeps ADR 0006's first-hit rule. The features
+//! are the ones `features.patch` makes `toolsearch why` write, in that order; `tests/it/weak.rs`
+//! holds the verdicts to the training scripts'.
 
 use super::explain::own_idf_total;
 use super::weak_model::{Node, LEAF, N_FEATURES, N_TAIL_FEATURES};

@@ -1,7 +1,8 @@
 //! The learned weak_match flag (docs/adr/0006's learned-flag addendum, pre-registration 91), the
 //! learned sure answer (docs/adr/0018, pre-registration 93) and the learned tail cut (docs/adr/0019,
-//! pre-registration 94): they serve the catalog they were trained for and no other, do not depend
-//! on `limit`, and do what the training scripts predicted. When a ranking change moves their
+//! pre-registration 94): they serve the catalog they were trained for (the weak model also any
+//! catalog with `use_when` situations, pre-registration 97), do not depend on `limit`, and do
+//! what the training scripts predicted. When a ranking change moves their
 //! inputs, the recorded counts below fail: retrain the models (`docs/adr/0006-learned-weak/run.sh`,
 //! then `learned_weak.py export`, `docs/adr/0018-sure-answer/learned_sure.py export` and
 //! `docs/adr/0019-tempting-tail/learned_tail.py export`) or, if the change is meant to keep them,
@@ -168,30 +169,39 @@ fn the_tail_model_drops_what_its_training_script_predicted() {
     assert!(dropped.iter().all(|id| !id.contains("-wf-")), "{dropped:?}");
 }
 
-#[test]
-fn another_catalog_keeps_the_first_hit_rule() {
-    // The embedded catalog with one description changed: another source_hash.
-    let dir = TempDir::new("weak-other");
+/// A copy of the embedded catalog with `edit` applied to each file's text (by file name).
+fn catalog_copy(name: &str, edit: impl Fn(&str, String) -> String) -> (TempDir, String) {
+    let dir = TempDir::new(name);
     for entry in std::fs::read_dir(repo().join("catalog")).expect("catalog/") {
         let path = entry.expect("entry").path();
         if path.extension().is_some_and(|e| e == "json") {
             let name = path.file_name().and_then(|n| n.to_str()).expect("name");
             let text = std::fs::read_to_string(&path).expect("catalog file");
-            let text = if name == "chat.json" {
-                text.replacen("\"description\": \"", "\"description\": \"Edited. ", 1)
-            } else {
-                text
-            };
-            dir.write(name, &text);
+            dir.write(name, &edit(name, text));
         }
     }
     let catalog = dir.path().display().to_string();
     let (source, _) = hashes(Some(&catalog));
     assert_ne!(source, hashes(None).0, "the copy must hash differently");
-    assert_eq!(
+    (dir, catalog)
+}
+
+#[test]
+fn another_catalog_gets_full_answers_and_the_weak_model_only_with_situations() {
+    // The embedded catalog with one description changed: another source_hash, still with
+    // `use_when` on every tool.
+    let (_dir, catalog) = catalog_copy("weak-other", |name, text| {
+        if name == "chat.json" {
+            text.replacen("\"description\": \"", "\"description\": \"Edited. ", 1)
+        } else {
+            text
+        }
+    });
+    // The weak model judges it (pre-registration 97): its flags are not the first-hit rule's.
+    assert_ne!(
         flag_counts("test.json", Some(&catalog), &[]),
         flag_counts("test.json", Some(&catalog), &["learned_weak=false"]),
-        "the model must stay off on a catalog it was not trained for"
+        "the weak model must judge a catalog whose tools have use_when"
     );
     assert!(
         cut_answers("test.json", Some(&catalog)).is_empty(),
@@ -201,6 +211,22 @@ fn another_catalog_keeps_the_first_hit_rule() {
         tail_cuts("test.json", Some(&catalog)).0,
         0,
         "the tail model must stay off on a catalog it was not trained for"
+    );
+
+    // The same without any `use_when`: ADR 0006's rules stay, the model is off.
+    let (_bare_dir, bare) = catalog_copy("weak-bare", |_, text| {
+        let mut doc: serde_json::Value = serde_json::from_str(&text).expect("catalog JSON");
+        for product in doc["products"].as_array_mut().expect("products") {
+            for tool in product["tools"].as_array_mut().expect("tools") {
+                tool.as_object_mut().expect("tool").remove("use_when");
+            }
+        }
+        serde_json::to_string(&doc).expect("JSON")
+    });
+    assert_eq!(
+        flag_counts("test.json", Some(&bare), &[]),
+        flag_counts("test.json", Some(&bare), &["learned_weak=false"]),
+        "the weak model must stay off on a catalog without use_when"
     );
 }
 
