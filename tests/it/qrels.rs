@@ -166,8 +166,8 @@ fn the_sets_over_other_catalogs_are_valid_and_consistent_with_them() {
         (
             "foreign",
             195,
-            &["dev.json", "test.json", "holdout.json"][..],
-            360,
+            &["dev.json", "test.json", "holdout.json", "holdout-2.json"][..],
+            599,
         ),
         (
             "imported",
