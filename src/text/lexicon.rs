@@ -69,12 +69,20 @@ const MAX_PARTICLE_GAP: usize = 3;
 /// `words` starts with the verb followed, after one to [`MAX_PARTICLE_GAP`] other words, by
 /// the particle.
 fn split_phrasal_verb(words: &[String], form: &str) -> bool {
-    let Some((verb, particle)) = form.split_once(' ') else {
-        return false;
-    };
-    PARTICLES.contains(&particle)
-        && words.first().is_some_and(|w| w == verb)
-        && (2..=MAX_PARTICLE_GAP + 1).any(|at| words.get(at).is_some_and(|w| w == particle))
+    form.split_once(' ')
+        .is_some_and(|(verb, _)| words.first().is_some_and(|w| w == verb))
+        && particle_within(words, form, 2)
+}
+
+/// Returns true if and only if `form` is a verb and a [`PARTICLES`] word, and that particle is
+/// `words[at]` for some `at` from `from` to [`MAX_PARTICLE_GAP`] + 1 (after the verb, which
+/// `words[0]` stands for): the one reading of the gap, for [`split_phrasal_verb`] and
+/// [`particle_follows`].
+fn particle_within(words: &[String], form: &str, from: usize) -> bool {
+    form.split_once(' ').is_some_and(|(_, particle)| {
+        PARTICLES.contains(&particle)
+            && (from..=MAX_PARTICLE_GAP + 1).any(|at| words.get(at).is_some_and(|w| w == particle))
+    })
 }
 
 /// The irregular past forms of the verbs that start the lexicon's particle phrases (`take
@@ -112,10 +120,7 @@ fn irregular_base(word: &str) -> Option<&'static str> {
 /// starts with an irregular past form of that verb ([`PreparedQuery::irregular`]), holds the
 /// particle next or after one to [`MAX_PARTICLE_GAP`] other words.
 fn particle_follows(words: &[String], form: &str) -> bool {
-    form.split_once(' ').is_some_and(|(_, particle)| {
-        PARTICLES.contains(&particle)
-            && (1..=MAX_PARTICLE_GAP + 1).any(|at| words.get(at).is_some_and(|w| w == particle))
-    })
+    particle_within(words, form, 1)
 }
 
 /// A query prepared once for phrase matching.
