@@ -266,7 +266,6 @@ impl FieldedBm25 {
         let Some((lead, later)) = hits[..hits.len().min(SCORES)].split_first() else {
             return Vec::new();
         };
-        let flag = |on: bool| if on { 1.0 } else { 0.0 };
         let parts = self.hit_parts(plans, scale, later);
         later
             .iter()
@@ -342,7 +341,6 @@ impl FieldedBm25 {
             Some(Effect::Destructive) => 2,
             None => 3,
         };
-        let flag = |on: bool| if on { 1.0 } else { 0.0 };
         let own = if scale.own_idf_total != 0.0 {
             scale.own_idf_total
         } else {
@@ -362,6 +360,15 @@ impl FieldedBm25 {
         x[49] = flag(effect == 2 && plan.penalize_destructive);
         x[50] = flag(effect != 0 && plan.read_only);
         x
+    }
+}
+
+/// A yes/no feature as the training writes it.
+fn flag(on: bool) -> f64 {
+    if on {
+        1.0
+    } else {
+        0.0
     }
 }
 
