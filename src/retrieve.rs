@@ -88,6 +88,25 @@ impl Verdict {
     fn sure(&self) -> bool {
         !self.doubted() && self.sure.is_some_and(|(p, threshold)| p > threshold)
     }
+
+    /// Whether the tail model drops a hit it judged `p` (a tempting wrong tool): the one place
+    /// that reads the tail threshold, for the answer and for `toolsearch why`.
+    pub fn tail_drops(&self, p: f64) -> bool {
+        self.tail
+            .as_ref()
+            .is_some_and(|(_, threshold)| p > *threshold)
+    }
+
+    /// The hits the tail model drops from the answer, where it judges.
+    fn tempting(&self) -> Option<Vec<ToolId>> {
+        let (tail, _) = self.tail.as_ref()?;
+        Some(
+            tail.iter()
+                .filter(|(_, p)| self.tail_drops(*p))
+                .map(|(tool, _)| *tool)
+                .collect(),
+        )
+    }
 }
 
 /// A lexical retriever. Its `name` is the response's `strategy`.
@@ -376,12 +395,7 @@ impl Retriever for FieldedBm25 {
         }
         if verdict.as_ref().is_some_and(Verdict::sure) {
             hits.truncate(1);
-        } else if let Some((tail, threshold)) = verdict.and_then(|v| v.tail) {
-            let tempting: Vec<ToolId> = tail
-                .iter()
-                .filter(|(_, p)| *p > threshold)
-                .map(|(tool, _)| *tool)
-                .collect();
+        } else if let Some(tempting) = verdict.as_ref().and_then(Verdict::tempting) {
             hits.truncate(weak::SCORES);
             hits.retain(|hit| !tempting.contains(&hit.tool));
         }

@@ -326,7 +326,11 @@ fn explain_request(
                     "tail model, that a tool after the first is a tempting wrong one (dropped above {threshold:.3}; docs/adr/0019):"
                 );
                 for (tool, p) in tail {
-                    let dropped = if p > threshold { "  dropped" } else { "" };
+                    let dropped = if verdict.tail_drops(*p) {
+                        "  dropped"
+                    } else {
+                        ""
+                    };
                     let _ = writeln!(
                         out,
                         "  {p:.3}  {}{dropped}",

@@ -235,3 +235,40 @@ fn why_explains_a_judged_case_arm_by_arm_with_its_judgements() {
         assert_eq!(report.matches(&note).count(), 2, "{note}: {report}");
     }
 }
+
+/// The tail model's lines (docs/adr/0019) mark `dropped` exactly the tools the answer leaves out:
+/// `why` and `search` read the tail threshold through one rule.
+#[test]
+fn why_marks_dropped_the_tail_tools_the_answer_leaves_out() {
+    // The tail model judges this request's ranks 2–5 and drops one of them (a webhook robot is
+    // created, not listed); the other three stay in the answer.
+    let query = "something keeps posting Grafana alerts into the SRE group - which custom hooks are configured there?";
+    let answer = ts(&["search", "--query", query, "--limit", "5"])
+        .run()
+        .json();
+    let offered = canonicals(&answer);
+    let run = ts(&["why", "--query", query, "--limit", "5"]).run();
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    let tail: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip_while(|line| !line.starts_with("tail model, "))
+        .skip(1)
+        .take_while(|line| line.starts_with("  0.") || line.starts_with("  1."))
+        .collect();
+    assert_eq!(tail.len(), 4, "{}", run.stdout);
+    let mut dropped = 0;
+    for line in tail {
+        let mut words = line.split_whitespace().skip(1);
+        let canonical = words.next().expect("a tool");
+        let marked = words.next() == Some("dropped");
+        dropped += usize::from(marked);
+        assert_eq!(
+            offered.iter().any(|c| c == canonical),
+            !marked,
+            "{canonical}: {offered:?}\n{}",
+            run.stdout
+        );
+    }
+    assert_eq!(dropped, 1, "{}", run.stdout);
+}
