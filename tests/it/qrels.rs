@@ -166,8 +166,14 @@ fn the_sets_over_other_catalogs_are_valid_and_consistent_with_them() {
         (
             "foreign",
             195,
-            &["dev.json", "test.json", "holdout.json", "holdout-2.json"][..],
-            599,
+            &[
+                "dev.json",
+                "test.json",
+                "holdout.json",
+                "holdout-2.json",
+                "holdout-3.json",
+            ][..],
+            838,
         ),
         (
             "imported",
