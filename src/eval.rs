@@ -156,7 +156,7 @@ fn run_case(engine: &Engine, case: &QrelsCase) -> Outcome {
     let language = case.language.unwrap_or_else(|| language_of(&case.query));
     let (wire_request, truncated_query) = judged_request(case);
     let answer = request::validate_search(&wire_request, engine.catalog()).and_then(|validated| {
-        let outcome = search::search(engine.catalog(), engine.retriever(), &validated);
+        let outcome = search::search(engine.catalog(), engine, &validated);
         respond::fit(engine.catalog(), &outcome, false).map(|(document, _)| document)
     });
     let relevant: BTreeSet<&str> = case

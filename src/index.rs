@@ -12,7 +12,9 @@
 use std::borrow::Cow;
 
 use crate::catalog::{Catalog, ToolEntry, ToolId};
-use crate::text::{english_stem, fnv1a, is_english_word, Analyzer, AnalyzerConfig};
+use crate::text::{
+    english_stem, fnv1a, is_english_word, is_han, Analyzer, AnalyzerConfig, Lexicon,
+};
 
 /// The indexed fields of a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -398,19 +400,23 @@ impl StemGroups {
 
 impl Index {
     /// Indexes every tool of `catalog`: a field with weight 0 stays empty; with
-    /// `single_field` every text goes into the first field.
+    /// `single_field` every text goes into the first field. With `bridge`, a catalog that
+    /// [speaks one language](speaks_one_language) gets the lexicon's English bridge
+    /// (`Lexicon::english_bridge` in the description field; docs/adr/0020).
     pub fn build(
         catalog: &Catalog,
         analyzer: &Analyzer,
         weights: &[f64; N_FIELDS],
         single_field: bool,
+        bridge: bool,
     ) -> Index {
         let n_chunks = if catalog.tools().len() < PARALLEL_MIN_TOOLS {
             1
         } else {
             PARALLEL_CHUNKS
         };
-        Index::build_in_chunks(catalog, analyzer, weights, single_field, n_chunks)
+        let bridged = bridges(catalog, bridge, single_field);
+        Index::build_in_chunks(catalog, analyzer, weights, single_field, bridged, n_chunks)
     }
 
     /// [`Index::build`] with the tools analysed in `n_chunks` chunks, one thread each (and, for
@@ -420,6 +426,7 @@ impl Index {
         analyzer: &Analyzer,
         weights: &[f64; N_FIELDS],
         single_field: bool,
+        bridged: bool,
         n_chunks: usize,
     ) -> Index {
         let tools = catalog.tools();
@@ -428,7 +435,7 @@ impl Index {
         // chunks are merged in tool order, so the index is the same for any number of chunks.
         let chunk_len = n_tools.div_ceil(n_chunks).max(1);
         let analyse = |first: usize, chunk: &[ToolEntry]| {
-            analyse_chunk(first, chunk, analyzer, weights, single_field)
+            analyse_chunk(first, chunk, analyzer, weights, single_field, bridged)
         };
         let chunks: Vec<Chunk> = std::thread::scope(|scope| {
             let mut pieces = tools.chunks(chunk_len).enumerate();
@@ -717,12 +724,17 @@ impl Chunk {
     }
 }
 
+/// Analyses consecutive tools into their fields' rows. With `bridged`, a tool whose summary
+/// field holds a Han character also gets, in its description field, the English phrases of
+/// the lexicon groups that summary touches ([`crate::text::Lexicon::english_bridge`]), each
+/// analysed like a description text and counted in its length.
 fn analyse_chunk(
     first: usize,
     tools: &[ToolEntry],
     analyzer: &Analyzer,
     weights: &[f64; N_FIELDS],
     single_field: bool,
+    bridged: bool,
 ) -> Chunk {
     let mut chunk = Chunk {
         first: first as ToolId,
@@ -777,6 +789,14 @@ fn analyse_chunk(
             } else if weights[field_idx] > 0.0 {
                 for text in &texts[field_idx] {
                     field_analyzer(Field::ALL[field_idx]).each_term(text, &mut intern);
+                }
+                if bridged && Field::ALL[field_idx] == Field::Description {
+                    let summary = texts[Field::Summary as usize].join("\n");
+                    if summary.chars().any(is_han) {
+                        for phrase in Lexicon::builtin().english_bridge(&summary) {
+                            plain.each_term(phrase, &mut intern);
+                        }
+                    }
                 }
                 if Field::ALL[field_idx] == Field::Parameters {
                     for text in &examples {
@@ -1009,6 +1029,40 @@ fn example_texts(tool: &ToolEntry) -> Vec<&str> {
     out
 }
 
+/// Whether an index of `catalog` built with `bridge` and `single_field` holds the lexicon's
+/// English bridge ([`Index::build`]; docs/adr/0020).
+pub fn bridges(catalog: &Catalog, bridge: bool, single_field: bool) -> bool {
+    bridge && !single_field && speaks_one_language(catalog)
+}
+
+/// Whether `catalog` speaks one language: fewer than half of its tools have a summary field
+/// (title, agent summary, display) that holds both a Han character and a Latin word of three
+/// letters or more. Such a catalog gets the lexicon's English bridge (docs/adr/0020); ours,
+/// whose summaries carry an English gloss, does not.
+pub fn speaks_one_language(catalog: &Catalog) -> bool {
+    let bilingual = catalog
+        .tools()
+        .iter()
+        .filter(|tool| {
+            let summary = field_texts(tool)[Field::Summary as usize].join("\n");
+            summary.chars().any(is_han) && has_latin_word(&summary)
+        })
+        .count();
+    2 * bilingual < catalog.tools().len()
+}
+
+/// Whether `text` holds a run of three or more ASCII letters.
+fn has_latin_word(text: &str) -> bool {
+    let mut run = 0;
+    for ch in text.chars() {
+        run = if ch.is_ascii_alphabetic() { run + 1 } else { 0 };
+        if run >= 3 {
+            return true;
+        }
+    }
+    false
+}
+
 /// The texts of each field of `tool`, in [`Field::ALL`] order.
 fn field_texts(tool: &ToolEntry) -> [Vec<&str>; N_FIELDS] {
     let def = &tool.def;
@@ -1165,7 +1219,7 @@ mod tests {
                 shingles,
                 ..AnalyzerConfig::DEFAULT
             };
-            Index::build(&catalog, &Analyzer::new(config), &weights, false)
+            Index::build(&catalog, &Analyzer::new(config), &weights, false, false)
         };
         let (with, without) = (build(true), build(false));
         assert!(with.terms.len() > without.terms.len(), "pairs were indexed");
@@ -1174,6 +1228,57 @@ mod tests {
                 assert_eq!(a.len_ratio(tool).to_bits(), b.len_ratio(tool).to_bits());
             }
         }
+    }
+
+    /// A catalog whose summaries speak one language gets the lexicon's English bridge in the
+    /// description field of each tool with a Han summary (docs/adr/0020); one whose summaries
+    /// are mostly bilingual does not, nor does an English summary, nor `bridge` off.
+    #[test]
+    fn a_catalog_speaking_one_language_gets_the_english_bridge() {
+        let catalog = |second_title: &str| {
+            let text = format!(
+                r#"{{"version":"catalog.v1","products":[{{"id":"p","tools":[
+                {{"canonical_path":"p.recall","name":"recall","title":"撤回消息","description":"撤回一条已发送的消息"}},
+                {{"canonical_path":"p.list","name":"list","title":"{second_title}","description":"列出群"}}]}}]}}"#
+            );
+            Catalog::build(&[SourceFile {
+                name: "t.json".into(),
+                text: text.into(),
+            }])
+            .unwrap()
+        };
+        let in_description = |catalog: &Catalog, bridge: bool, tool: ToolId, term: &str| {
+            let index = Index::build(
+                catalog,
+                &Analyzer::new(AnalyzerConfig::DEFAULT),
+                &[1.0; N_FIELDS],
+                false,
+                bridge,
+            );
+            index.terms.id(term).is_some_and(|id| {
+                index.fields[Field::Description as usize]
+                    .postings(id)
+                    .iter()
+                    .any(|&(t, _)| t == tool)
+            })
+        };
+        // Tools are numbered in canonical-path order.
+        const LIST: ToolId = 0;
+        const RECALL: ToolId = 1;
+        let han_only = catalog("列出群聊");
+        assert!(speaks_one_language(&han_only));
+        assert!(in_description(&han_only, true, RECALL, "unsend"));
+        assert!(in_description(&han_only, true, LIST, "conversation"));
+        assert!(!in_description(&han_only, false, RECALL, "unsend"));
+        // One bilingual summary of two is not fewer than half: no bridge.
+        let bilingual = catalog("列出群聊 List chats");
+        assert!(!speaks_one_language(&bilingual));
+        assert!(!in_description(&bilingual, true, RECALL, "unsend"));
+        // An English summary gets no bridge in a catalog that does.
+        let english = catalog("List chats");
+        assert!(speaks_one_language(&english));
+        assert!(in_description(&english, true, RECALL, "unsend"));
+        assert!(!in_description(&english, true, LIST, "conversation"));
     }
 
     /// Pairs of a stop word and its neighbour are indexed for use_when only: the same sentence
@@ -1191,6 +1296,7 @@ mod tests {
             &catalog,
             &Analyzer::new(AnalyzerConfig::DEFAULT),
             &[1.0; N_FIELDS],
+            false,
             false,
         );
         let in_field = |field: Field, term: &str| {
@@ -1253,17 +1359,25 @@ mod tests {
         }])
         .unwrap();
         let analyzer = Analyzer::new(AnalyzerConfig::DEFAULT);
-        for single_field in [false, true] {
-            let weights = [1.0, 0.5, 0.0, 0.3, 0.2];
+        for (single_field, bridged) in [(false, false), (true, false), (false, true)] {
+            let weights = [1.0, 0.5, 0.3, 0.3, 0.2];
             let mut one = Vec::new();
-            Index::build_in_chunks(&catalog, &analyzer, &weights, single_field, 1).encode(&mut one);
+            Index::build_in_chunks(&catalog, &analyzer, &weights, single_field, bridged, 1)
+                .encode(&mut one);
             for n_chunks in [2, 3, 7, 300, 1000] {
                 let mut many = Vec::new();
-                Index::build_in_chunks(&catalog, &analyzer, &weights, single_field, n_chunks)
-                    .encode(&mut many);
+                Index::build_in_chunks(
+                    &catalog,
+                    &analyzer,
+                    &weights,
+                    single_field,
+                    bridged,
+                    n_chunks,
+                )
+                .encode(&mut many);
                 assert!(
                     one == many,
-                    "{n_chunks} chunks, single_field {single_field}"
+                    "{n_chunks} chunks, single_field {single_field}, bridged {bridged}"
                 );
             }
         }

@@ -62,6 +62,9 @@ pub struct Engine {
     /// Learned pairs parsed at run time (`eval --param learned_pairs=FILE`), else the compiled.
     learned_pairs: Option<std::sync::Arc<text::learned::Tables>>,
     retriever: OnceLock<Box<dyn Retriever>>,
+    /// For a catalog whose index holds the English bridge, the same retriever without it, which
+    /// decides `weak_match` (docs/adr/0020); built on first use.
+    judge: OnceLock<Option<Box<dyn Retriever>>>,
 }
 
 impl Engine {
@@ -88,6 +91,7 @@ impl Engine {
             config,
             learned_pairs: None,
             retriever: OnceLock::new(),
+            judge: OnceLock::new(),
         })
     }
 
@@ -226,7 +230,31 @@ impl Retriever for Engine {
     }
 
     fn verdict(&self, query: &str, eligible: &[bool]) -> Option<retrieve::Verdict> {
-        self.retriever().verdict(query, eligible)
+        self.judge()
+            .unwrap_or(self.retriever())
+            .verdict(query, eligible)
+    }
+
+    fn judge(&self) -> Option<&dyn Retriever> {
+        self.judge
+            .get_or_init(|| {
+                index::bridges(&self.catalog, self.config.bridge, self.config.single_field).then(
+                    || {
+                        let config = retrieve::Bm25Config {
+                            bridge: false,
+                            ..self.config
+                        };
+                        retrieve::build_with(
+                            self.retriever_name,
+                            config,
+                            &self.catalog,
+                            self.learned_pairs.clone(),
+                        )
+                        .unwrap_or_else(|| unreachable_retriever(self.retriever_name))
+                    },
+                )
+            })
+            .as_deref()
     }
 
     fn explain(

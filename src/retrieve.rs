@@ -126,6 +126,12 @@ pub trait Retriever: Send + Sync {
     /// `None` where no such model judges (docs/adr/0006's learned-flag addendum, docs/adr/0018,
     /// docs/adr/0019).
     fn verdict(&self, query: &str, eligible: &[bool]) -> Option<Verdict>;
+    /// The retriever whose answer to the same request decides `weak_match` instead of this
+    /// one's, if any: for a bridged index, the same ranking without the bridge, so the bridge
+    /// moves the ranking and never the weak flag (docs/adr/0020).
+    fn judge(&self) -> Option<&dyn Retriever> {
+        None
+    }
     /// Fills the retriever's query-independent caches ahead of use, until done or `stop` is
     /// set (a long-running server calls it from a second thread). Never changes an answer.
     fn warm(&self, _stop: &std::sync::atomic::AtomicBool) {}
@@ -238,7 +244,13 @@ pub struct FieldedBm25 {
 impl FieldedBm25 {
     pub fn new(name: &'static str, config: Bm25Config, catalog: &Catalog) -> FieldedBm25 {
         let analyzer = Analyzer::new(config.analyzer);
-        let index = Index::build(catalog, &analyzer, &config.weights, config.single_field);
+        let index = Index::build(
+            catalog,
+            &analyzer,
+            &config.weights,
+            config.single_field,
+            config.bridge,
+        );
         FieldedBm25::with_index(name, config, catalog, index)
     }
 

@@ -227,11 +227,29 @@ pub fn search(
     if outcome.candidates.is_empty() {
         outcome.abstained = true;
         outcome.hint = Some(HINT_ABSTAINED);
-    } else if !outcome.candidates.iter().any(Candidate::is_strong) {
+    } else if weak(catalog, retriever, request, &outcome.candidates) {
         outcome.weak_match = true;
         outcome.hint = Some(HINT_WEAK_MATCH);
     }
     outcome
+}
+
+/// Whether an answer with `candidates` is a weak match: none of them is strong; or, where the
+/// retriever has a [judge](Retriever::judge), the judge's answer to the same request is a weak
+/// match or has no candidate (docs/adr/0020).
+fn weak(
+    catalog: &Catalog,
+    retriever: &dyn Retriever,
+    request: &SearchRequest,
+    candidates: &[Candidate],
+) -> bool {
+    match retriever.judge() {
+        Some(judge) => {
+            let judged = search(catalog, judge, request);
+            judged.weak_match || judged.abstained
+        }
+        None => !candidates.iter().any(Candidate::is_strong),
+    }
 }
 
 /// Merges arms depth by depth, one candidate per arm in turn, skipping duplicates.

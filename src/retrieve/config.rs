@@ -117,6 +117,10 @@ pub struct Bm25Config {
     /// its best hit's score, so a sure arm leaves the merged slots to the other arms' deeper
     /// hits (0 = keep all; docs/adr/0013's arm-floor addendum, pre-registration 92).
     pub arm_floor: f64,
+    /// In a catalog that speaks one language (see [`crate::index::speaks_one_language`]), each
+    /// tool whose summary is written in Han characters also holds, in its description field,
+    /// the English phrases of the lexicon groups its summary touches (docs/adr/0020).
+    pub bridge: bool,
     /// Coordination factor: in a request of at least `short_query_words` word terms, a hit's
     /// score is multiplied by `1 - coord + coord * coverage` (its share of the user's own
     /// words' idf, as for `min_coverage`), so tools matching more of what the user wrote come
@@ -202,6 +206,7 @@ impl Bm25Config {
             "learned_tail" => self.learned_tail = flag()?,
             "tail_floor" => self.tail_floor = number()?,
             "arm_floor" => self.arm_floor = number()?,
+            "bridge" => self.bridge = flag()?,
             "coord" => self.coord = number()?,
             "product_boost" => self.product_boost = number()?,
             "learned_weight" => self.learned_weight = number()?,
@@ -278,6 +283,7 @@ impl Bm25Config {
         learned_tail: true,
         tail_floor: 0.8,
         arm_floor: 0.6,
+        bridge: true,
         coord: 0.3,
         product_boost: 1.0,
         learned_weight: 0.1,
@@ -334,6 +340,7 @@ impl Bm25Config {
         learned_tail: false,
         tail_floor: 0.8,
         arm_floor: 0.0,
+        bridge: false,
         coord: 0.0,
         product_boost: 1.0,
         learned_weight: 0.0,

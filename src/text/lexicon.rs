@@ -584,6 +584,24 @@ impl Lexicon {
             .collect()
     }
 
+    /// The English phrases (those without a Han character) of every group `text` touches, each
+    /// once, in lexicon order: what a tool summary written in Han characters says, in the words
+    /// an English request uses. The same phrase matching as a request's; docs/adr/0020.
+    pub fn english_bridge(&self, text: &str) -> Vec<&'static str> {
+        let prepared = PreparedQuery::new(text);
+        let touched = self.touched_groups(&prepared);
+        let mut out: Vec<&'static str> = Vec::new();
+        for group in (0..self.group_count()).filter(|&g| touched[g]) {
+            for entry in self.group(group) {
+                let phrase = self.text(entry[3]);
+                if !phrase.chars().any(forms::is_han) && !out.contains(&phrase) {
+                    out.push(phrase);
+                }
+            }
+        }
+        out
+    }
+
     /// The expansion's text ids, each once, in lexicon order, with `added` told each one's
     /// group as it is added.
     fn scan_expansion(&self, query: &PreparedQuery, mut added: impl FnMut(usize, u32)) -> Vec<u32> {

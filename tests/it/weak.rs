@@ -289,3 +289,32 @@ fn the_flag_does_not_depend_on_the_limit() {
         }
     }
 }
+
+/// The English bridge (docs/adr/0020) moves the ranking of a catalog that speaks one language
+/// and never its weak flags, which the same request without the bridge decides. The embedded
+/// catalog, whose summaries are mostly bilingual, is not bridged at all.
+#[test]
+fn the_bridge_moves_rankings_and_never_weak_flags() {
+    let foreign = repo().join("qrels/foreign/catalog").display().to_string();
+    let on = eval_report("foreign/dev.json", Some(&foreign), &[]);
+    let off = eval_report("foreign/dev.json", Some(&foreign), &["bridge=false"]);
+    let mut moved = 0;
+    for (a, b) in on["per_case"]
+        .as_array()
+        .expect("per_case")
+        .iter()
+        .zip(off["per_case"].as_array().expect("per_case"))
+    {
+        assert_eq!(a["id"], b["id"]);
+        assert_eq!(a["weak_match"], b["weak_match"], "{}", a["id"]);
+        moved += usize::from(a["returned"] != b["returned"]);
+    }
+    assert!(moved >= 20, "the bridge moved {moved} answers of FRA");
+    assert_eq!(
+        on["overall"]["abstain_accuracy"],
+        off["overall"]["abstain_accuracy"]
+    );
+    let on = eval_report("test.json", None, &[]);
+    let off = eval_report("test.json", None, &["bridge=false"]);
+    assert_eq!(on["per_case"], off["per_case"]);
+}
