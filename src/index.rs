@@ -1040,15 +1040,25 @@ pub fn bridges(catalog: &Catalog, bridge: bool, single_field: bool) -> bool {
 /// letters or more. Such a catalog gets the lexicon's English bridge (docs/adr/0020); ours,
 /// whose summaries carry an English gloss, does not.
 pub fn speaks_one_language(catalog: &Catalog) -> bool {
-    let bilingual = catalog
-        .tools()
-        .iter()
-        .filter(|tool| {
-            let summary = field_texts(tool)[Field::Summary as usize].join("\n");
-            summary.chars().any(is_han) && has_latin_word(&summary)
-        })
-        .count();
-    2 * bilingual < catalog.tools().len()
+    let tools = catalog.tools();
+    let mut bilingual = 0;
+    for (seen, tool) in tools.iter().enumerate() {
+        let def = &tool.def;
+        let summary = [&def.title, &def.agent_summary, &def.display];
+        let texts = || summary.iter().filter_map(|text| text.as_deref());
+        if texts().any(|text| text.chars().any(is_han)) && texts().any(has_latin_word) {
+            bilingual += 1;
+        }
+        // Decided as soon as the tools left cannot change it.
+        let left = tools.len() - seen - 1;
+        if 2 * bilingual >= tools.len() {
+            return false;
+        }
+        if 2 * (bilingual + left) < tools.len() {
+            return true;
+        }
+    }
+    2 * bilingual < tools.len()
 }
 
 /// Whether `text` holds a run of three or more ASCII letters.

@@ -265,10 +265,15 @@ impl Retriever for Engine {
         self.retriever().explain(query, tools)
     }
 
-    /// Warms the retriever's caches (building the index first if needed).
+    /// Warms the retriever's caches (building the index first if needed), then the judge's.
     fn warm(&self, stop: &std::sync::atomic::AtomicBool) {
         if !stop.load(std::sync::atomic::Ordering::Relaxed) {
             self.retriever().warm(stop);
+        }
+        if !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            if let Some(judge) = self.judge() {
+                judge.warm(stop);
+            }
         }
     }
 }
