@@ -68,6 +68,18 @@ fn the_model_flags_what_its_training_script_predicted() {
     );
 }
 
+/// The cases of two `eval --json` reports of one qrels file, paired; every weak flag agrees.
+fn same_flags<'r>(
+    a: &'r serde_json::Value,
+    b: &'r serde_json::Value,
+) -> impl Iterator<Item = (&'r serde_json::Value, &'r serde_json::Value)> {
+    let cases = |report: &'r serde_json::Value| report["per_case"].as_array().expect("per_case");
+    cases(a).iter().zip(cases(b)).inspect(|(a, b)| {
+        assert_eq!(a["id"], b["id"]);
+        assert_eq!(a["weak_match"], b["weak_match"], "{}", a["id"]);
+    })
+}
+
 /// The answers of two `eval --json` reports that differ, as (id, the first's answer, the second's
 /// answer); every weak flag agrees.
 fn changed_answers(
@@ -80,14 +92,7 @@ fn changed_answers(
         eval_report(qrels, catalog, params[1]),
     );
     let mut changed = Vec::new();
-    for (a, b) in a["per_case"]
-        .as_array()
-        .expect("per_case")
-        .iter()
-        .zip(b["per_case"].as_array().expect("per_case"))
-    {
-        assert_eq!(a["id"], b["id"]);
-        assert_eq!(a["weak_match"], b["weak_match"], "{}", a["id"]);
+    for (a, b) in same_flags(&a, &b) {
         if a["returned"] != b["returned"] {
             assert_ne!(a["weak_match"], true, "{}", a["id"]);
             let id = a["id"].as_str().expect("id").to_string();
@@ -298,17 +303,9 @@ fn the_bridge_moves_rankings_and_never_weak_flags() {
     let foreign = repo().join("qrels/foreign/catalog").display().to_string();
     let on = eval_report("foreign/dev.json", Some(&foreign), &[]);
     let off = eval_report("foreign/dev.json", Some(&foreign), &["bridge=false"]);
-    let mut moved = 0;
-    for (a, b) in on["per_case"]
-        .as_array()
-        .expect("per_case")
-        .iter()
-        .zip(off["per_case"].as_array().expect("per_case"))
-    {
-        assert_eq!(a["id"], b["id"]);
-        assert_eq!(a["weak_match"], b["weak_match"], "{}", a["id"]);
-        moved += usize::from(a["returned"] != b["returned"]);
-    }
+    let moved = same_flags(&on, &off)
+        .filter(|(a, b)| a["returned"] != b["returned"])
+        .count();
     assert!(moved >= 20, "the bridge moved {moved} answers of FRA");
     assert_eq!(
         on["overall"]["abstain_accuracy"],
