@@ -282,3 +282,36 @@ impl Retriever for Engine {
 fn unreachable_retriever(name: &str) -> Box<dyn Retriever> {
     panic!("retriever `{name}` is registered but cannot be built")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A catalog that speaks one language gets a judge (docs/adr/0020), built only when a
+    /// lexical answer needs its verdict: an exact-identity request never pays for its index.
+    #[test]
+    fn the_judge_is_built_only_for_a_lexical_answer_of_a_bridged_catalog() {
+        let text = r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
+            {"canonical_path":"p.recall","name":"recall","title":"撤回消息","description":"撤回一条已发送的消息"},
+            {"canonical_path":"p.list","name":"list","title":"列出群聊","description":"列出群"}]}]}"#;
+        let catalog = Catalog::build(&[catalog::SourceFile {
+            name: "t.json".into(),
+            text: text.into(),
+        }])
+        .unwrap();
+        let engine = Engine::new(catalog, retrieve::DEFAULT_RETRIEVER).unwrap();
+        let request = |query: &str| format!(r#"{{"version":"tool-search.v1","query":"{query}"}}"#);
+        engine
+            .search_bytes(request("p.recall").as_bytes(), false)
+            .unwrap();
+        assert!(
+            engine.judge.get().is_none(),
+            "an exact request built the judge"
+        );
+        let answer = engine
+            .search_bytes(request("unsend that message").as_bytes(), false)
+            .unwrap();
+        assert!(answer.contains("p.recall"), "{answer}");
+        assert!(engine.judge.get().is_some_and(Option::is_some));
+    }
+}

@@ -236,13 +236,17 @@ pub fn search(
 
 /// Whether an answer with `candidates` is a weak match: none of them is strong; or, where the
 /// retriever has a [judge](Retriever::judge), the judge's answer to the same request is a weak
-/// match or has no candidate (docs/adr/0020).
+/// match or has no candidate (docs/adr/0020). An exact candidate is strong, and an answer with
+/// one never asks the judge (so an exact-identity request never pays for the judge's index).
 fn weak(
     catalog: &Catalog,
     retriever: &dyn Retriever,
     request: &SearchRequest,
     candidates: &[Candidate],
 ) -> bool {
+    if candidates.iter().any(|c| c.hit.is_none()) {
+        return false;
+    }
     match retriever.judge() {
         Some(judge) => {
             let judged = search(catalog, judge, request);
