@@ -1043,9 +1043,7 @@ pub fn speaks_one_language(catalog: &Catalog) -> bool {
     let tools = catalog.tools();
     let mut bilingual = 0;
     for (seen, tool) in tools.iter().enumerate() {
-        let def = &tool.def;
-        let summary = [&def.title, &def.agent_summary, &def.display];
-        let texts = || summary.iter().filter_map(|text| text.as_deref());
+        let texts = || summary_texts(&tool.def);
         if texts().any(|text| text.chars().any(is_han)) && texts().any(has_latin_word) {
             bilingual += 1;
         }
@@ -1073,6 +1071,13 @@ fn has_latin_word(text: &str) -> bool {
     false
 }
 
+/// The texts of a tool's summary field: its title, agent summary and display, those it has.
+fn summary_texts(def: &crate::wire::Tool) -> impl Iterator<Item = &str> {
+    [&def.title, &def.agent_summary, &def.display]
+        .into_iter()
+        .filter_map(|text| text.as_deref())
+}
+
 /// The texts of each field of `tool`, in [`Field::ALL`] order.
 fn field_texts(tool: &ToolEntry) -> [Vec<&str>; N_FIELDS] {
     let def = &tool.def;
@@ -1089,10 +1094,7 @@ fn field_texts(tool: &ToolEntry) -> [Vec<&str>; N_FIELDS] {
     identity.extend(def.group.as_deref());
     identity.extend(tool.product_name.as_deref());
 
-    let mut summary: Vec<&str> = Vec::new();
-    summary.extend(def.title.as_deref());
-    summary.extend(def.agent_summary.as_deref());
-    summary.extend(def.display.as_deref());
+    let summary: Vec<&str> = summary_texts(def).collect();
 
     let description: Vec<&str> = def.description.as_deref().into_iter().collect();
 

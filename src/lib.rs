@@ -157,16 +157,19 @@ impl Engine {
 
     pub fn retriever(&self) -> &dyn Retriever {
         self.retriever
-            .get_or_init(|| {
-                retrieve::build_with(
-                    self.retriever_name,
-                    self.config,
-                    &self.catalog,
-                    self.learned_pairs.clone(),
-                )
-                .unwrap_or_else(|| unreachable_retriever(self.retriever_name))
-            })
+            .get_or_init(|| self.build_retriever(self.config))
             .as_ref()
+    }
+
+    /// This engine's retriever under `config` (its own, or the judge's).
+    fn build_retriever(&self, config: retrieve::Bm25Config) -> Box<dyn Retriever> {
+        retrieve::build_with(
+            self.retriever_name,
+            config,
+            &self.catalog,
+            self.learned_pairs.clone(),
+        )
+        .unwrap_or_else(|| unreachable_retriever(self.retriever_name))
     }
 
     /// The full answer to one `tool-search.v1` request document: the response line.
@@ -240,17 +243,10 @@ impl Retriever for Engine {
             .get_or_init(|| {
                 index::bridges(&self.catalog, self.config.bridge, self.config.single_field).then(
                     || {
-                        let config = retrieve::Bm25Config {
+                        self.build_retriever(retrieve::Bm25Config {
                             bridge: false,
                             ..self.config
-                        };
-                        retrieve::build_with(
-                            self.retriever_name,
-                            config,
-                            &self.catalog,
-                            self.learned_pairs.clone(),
-                        )
-                        .unwrap_or_else(|| unreachable_retriever(self.retriever_name))
+                        })
                     },
                 )
             })

@@ -271,6 +271,9 @@ impl FieldedBm25 {
             .count()
             >= n_tools;
         let trained_for = weak::weak().fits(catalog);
+        let sure_model = Some(weak::sure()).filter(|model| {
+            config.learned_sure && config.learned_weak && config.bm25f && model.fits(catalog)
+        });
         FieldedBm25 {
             learned_terms: std::sync::OnceLock::new(),
             learned_pairs: None,
@@ -280,16 +283,11 @@ impl FieldedBm25 {
             // only the catalog they were trained for.
             weak_model: Some(weak::weak())
                 .filter(|_| config.learned_weak && config.bm25f && (trained_for || situated)),
-            sure_model: Some(weak::sure()).filter(|model| {
-                config.learned_sure && config.learned_weak && config.bm25f && model.fits(catalog)
-            }),
-            tail_model: Some(weak::tail()).filter(|model| {
-                config.learned_tail
-                    && config.learned_sure
-                    && config.learned_weak
-                    && config.bm25f
-                    && model.fits(catalog)
-            }),
+            sure_model,
+            // The tail model judges only where the sure model does (`search_judged`).
+            tail_model: sure_model
+                .and(Some(weak::tail()))
+                .filter(|model| config.learned_tail && model.fits(catalog)),
             name,
             config,
             analyzer,
