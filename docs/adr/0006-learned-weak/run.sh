@@ -32,10 +32,6 @@ echo "== FRA and FEA (the model is trained on our catalog), 0.05"
 $L apply "$O" FRA "$O/fra.jsonl" qrels/foreign/dev.json qrels/foreign/catalog --rate 0.05
 $L apply "$O" FEA "$O/fea.jsonl" qrels/imported/dev.json qrels/imported/catalog --rate 0.05
 echo "== the shipped model, retrained from these features (copy it to src/retrieve/weak_model.txt to retrain)"
-HASH=$($T catalog hash | python3 -c 'import json, sys; print(json.load(sys.stdin)["source_hash"])')
+HASH=$(sh docs/adr/shipped_model.sh hash "$T")
 $L export "$O" "$O/weak_model.txt" "$HASH" --rate 0.05
-if cmp -s "$O/weak_model.txt" src/retrieve/weak_model.txt; then
-  echo "src/retrieve/weak_model.txt is current"
-else
-  echo "src/retrieve/weak_model.txt differs from a model trained now"
-fi
+sh docs/adr/shipped_model.sh compare "$O/weak_model.txt" weak_model.txt

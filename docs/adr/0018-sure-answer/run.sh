@@ -24,10 +24,6 @@ $S apply "$O" "$O/holdout-ranking.jsonl" qrels/holdout-ranking.json
 echo "== pre-registration 93: holdout-ranking-2.json"
 $S apply "$O" "$O/holdout-ranking-2.jsonl" qrels/holdout-ranking-2.json
 echo "== the shipped model, retrained (copy it to src/retrieve/sure_model.txt to retrain)"
-HASH=$($TOOLSEARCH catalog hash | python3 -c 'import json, sys; print(json.load(sys.stdin)["source_hash"])')
+HASH=$(sh docs/adr/shipped_model.sh hash "$TOOLSEARCH")
 $S export "$O" "$O/sure_model.txt" "$HASH"
-if cmp -s "$O/sure_model.txt" src/retrieve/sure_model.txt; then
-  echo "src/retrieve/sure_model.txt is current"
-else
-  echo "src/retrieve/sure_model.txt differs from a model trained now"
-fi
+sh docs/adr/shipped_model.sh compare "$O/sure_model.txt" sure_model.txt

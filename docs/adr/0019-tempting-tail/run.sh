@@ -25,10 +25,6 @@ done
 echo "== pre-registration 94: holdout-ranking-3.json"
 $S apply "$O" "$O/holdout-ranking-3.jsonl" qrels/holdout-ranking-3.json
 echo "== the shipped model, retrained (copy it to src/retrieve/tail_model.txt to retrain)"
-HASH=$($TOOLSEARCH catalog hash | python3 -c 'import json, sys; print(json.load(sys.stdin)["source_hash"])')
+HASH=$(sh docs/adr/shipped_model.sh hash "$TOOLSEARCH")
 $S export "$O" "$O/tail_model.txt" "$HASH"
-if cmp -s "$O/tail_model.txt" src/retrieve/tail_model.txt; then
-  echo "src/retrieve/tail_model.txt is current"
-else
-  echo "src/retrieve/tail_model.txt differs from a model trained now"
-fi
+sh docs/adr/shipped_model.sh compare "$O/tail_model.txt" tail_model.txt
