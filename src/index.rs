@@ -791,11 +791,8 @@ fn analyse_chunk(
                     field_analyzer(Field::ALL[field_idx]).each_term(text, &mut intern);
                 }
                 if bridged && Field::ALL[field_idx] == Field::Description {
-                    let summary = texts[Field::Summary as usize].join("\n");
-                    if summary.chars().any(is_han) {
-                        for phrase in Lexicon::builtin().english_bridge(&summary) {
-                            plain.each_term(phrase, &mut intern);
-                        }
+                    for phrase in bridge_phrases(&tool.def) {
+                        plain.each_term(phrase, &mut intern);
                     }
                 }
                 if Field::ALL[field_idx] == Field::Parameters {
@@ -1030,9 +1027,29 @@ fn example_texts(tool: &ToolEntry) -> Vec<&str> {
 }
 
 /// Whether an index of `catalog` built with `bridge` and `single_field` holds the lexicon's
-/// English bridge ([`Index::build`]; docs/adr/0020).
+/// English bridge ([`Index::build`]; docs/adr/0020): the catalog speaks one language and at
+/// least one Han summary touches a lexicon group with an English phrase. An English catalog
+/// speaks one language too, but nothing would be lent to it: its index is the same without
+/// the bridge, so it needs no judge.
 pub fn bridges(catalog: &Catalog, bridge: bool, single_field: bool) -> bool {
-    bridge && !single_field && speaks_one_language(catalog)
+    bridge
+        && !single_field
+        && speaks_one_language(catalog)
+        && catalog
+            .tools()
+            .iter()
+            .any(|tool| !bridge_phrases(&tool.def).is_empty())
+}
+
+/// The English phrases the bridge lends `tool`'s description field: those of the lexicon
+/// groups its summary touches, if that summary holds a Han character (docs/adr/0020).
+fn bridge_phrases(def: &crate::wire::Tool) -> Vec<&'static str> {
+    let summary = summary_texts(def).collect::<Vec<_>>().join("\n");
+    if summary.chars().any(is_han) {
+        Lexicon::builtin().english_bridge(&summary)
+    } else {
+        Vec::new()
+    }
 }
 
 /// Whether `catalog` speaks one language: fewer than half of its tools have a summary field
@@ -1279,18 +1296,33 @@ mod tests {
         const RECALL: ToolId = 1;
         let han_only = catalog("列出群聊");
         assert!(speaks_one_language(&han_only));
+        assert!(bridges(&han_only, true, false));
+        assert!(!bridges(&han_only, false, false));
+        assert!(!bridges(&han_only, true, true));
         assert!(in_description(&han_only, true, RECALL, "unsend"));
         assert!(in_description(&han_only, true, LIST, "conversation"));
         assert!(!in_description(&han_only, false, RECALL, "unsend"));
         // One bilingual summary of two is not fewer than half: no bridge.
         let bilingual = catalog("列出群聊 List chats");
         assert!(!speaks_one_language(&bilingual));
+        assert!(!bridges(&bilingual, true, false));
         assert!(!in_description(&bilingual, true, RECALL, "unsend"));
         // An English summary gets no bridge in a catalog that does.
         let english = catalog("List chats");
         assert!(speaks_one_language(&english));
         assert!(in_description(&english, true, RECALL, "unsend"));
         assert!(!in_description(&english, true, LIST, "conversation"));
+        // A catalog with no Han summary speaks one language, but nothing is lent to it.
+        let text = r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
+            {"canonical_path":"p.recall","name":"recall","title":"Recall a message","description":"撤回一条已发送的消息"}]}]}"#;
+        let all_english = Catalog::build(&[SourceFile {
+            name: "t.json".into(),
+            text: text.into(),
+        }])
+        .unwrap();
+        assert!(speaks_one_language(&all_english));
+        assert!(!bridges(&all_english, true, false));
+        assert!(!in_description(&all_english, true, 0, "unsend"));
     }
 
     /// Pairs of a stop word and its neighbour are indexed for use_when only: the same sentence

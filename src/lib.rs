@@ -283,8 +283,9 @@ fn unreachable_retriever(name: &str) -> Box<dyn Retriever> {
 mod tests {
     use super::*;
 
-    /// A catalog that speaks one language gets a judge (docs/adr/0020), built only when a
-    /// lexical answer needs its verdict: an exact-identity request never pays for its index.
+    /// A catalog whose index holds the English bridge gets a judge (docs/adr/0020), built only
+    /// when a lexical answer needs its verdict: an exact-identity request never pays for its
+    /// index. An English catalog, to which the bridge lends nothing, gets none.
     #[test]
     fn the_judge_is_built_only_for_a_lexical_answer_of_a_bridged_catalog() {
         let text = r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
@@ -309,5 +310,21 @@ mod tests {
             .unwrap();
         assert!(answer.contains("p.recall"), "{answer}");
         assert!(engine.judge.get().is_some_and(Option::is_some));
+
+        // An English catalog speaks one language too, but its index holds no bridge: no judge.
+        let text = r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
+            {"canonical_path":"p.recall","name":"recall","title":"Recall a message","description":"Take back a sent message"},
+            {"canonical_path":"p.list","name":"list","title":"List chats","description":"List group chats"}]}]}"#;
+        let catalog = Catalog::build(&[catalog::SourceFile {
+            name: "t.json".into(),
+            text: text.into(),
+        }])
+        .unwrap();
+        let engine = Engine::new(catalog, retrieve::DEFAULT_RETRIEVER).unwrap();
+        let answer = engine
+            .search_bytes(request("unsend that message").as_bytes(), false)
+            .unwrap();
+        assert!(answer.contains("p.recall"), "{answer}");
+        assert!(engine.judge.get().is_some_and(Option::is_none));
     }
 }

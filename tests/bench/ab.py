@@ -4,6 +4,7 @@ noisy machine (both binaries see the same load, pair by pair).
 
 usage (from the repository root):
     python3 tests/bench/ab.py warm BIN_A BIN_B [--pairs 9] [--repeat 4] [--origins ABCDEFGHI]
+    python3 tests/bench/ab.py warm BIN_A BIN_B --catalog PATH --qrels QRELS [--pairs 9] [--repeat 4]
     python3 tests/bench/ab.py cold BIN_A BIN_B [--pairs 40]
     python3 tests/bench/ab.py big BIN_A BIN_B [--tools 100000] [--pairs 3]
 
@@ -14,6 +15,8 @@ warm: every judged query of qrels/dev.json and qrels/test.json (cut to 256 chara
       per-query cost. Median of --pairs pairs.
       `--origins ABCDEFGHI` is the 840-query workload of session 4's figures (ids A- to I-; an
       id's prefix must be one of the letters, so AA- and later sets stay out).
+      With --catalog, `serve --catalog PATH` answers the requests of --qrels instead (any
+      catalog.v1 + qrels.v1 pair; subqueries left out).
 cold: whole processes, wall clock: a Chinese and an English search and an inspect (with the
       embedded catalog's real hashes), each run --pairs times per binary, order alternating.
 big:  a generated catalog of --tools tools (the benchmark's own generator, in a temporary
@@ -32,14 +35,20 @@ def option(name, default):
     return default
 
 
-def judged_batch(origins, repeat):
+def judged_batch(queries, repeat):
     lines = [json.dumps({"version": "tool-search.v1", "query": q}, ensure_ascii=False) + "\n"
-             for q in bench.queries(origins)]
+             for q in queries]
     return "".join(lines * repeat).encode(), len(lines) * repeat
 
 
-def serve_cpu(binary, batch):
-    proc = subprocess.Popen([binary, "serve"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+def qrels_queries(path):
+    with open(path, encoding="utf-8") as f:
+        cases = json.load(f)["cases"]
+    return [c["query"][:256] for c in cases if c.get("query")]
+
+
+def serve_cpu(binary, batch, catalog_args=()):
+    proc = subprocess.Popen([binary, "serve", *catalog_args], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
     proc.stdin.write(batch)
     proc.stdin.close()
     _, status, usage = os.wait4(proc.pid, 0)
@@ -50,12 +59,20 @@ def serve_cpu(binary, batch):
 
 def warm(binaries):
     pairs = int(option("--pairs", 9))
-    batch, size = judged_batch(option("--origins", ""), int(option("--repeat", 4)))
+    catalog = option("--catalog", None)
+    if catalog is None:
+        queries, catalog_args = bench.queries(option("--origins", "")), ()
+    else:
+        qrels = option("--qrels", None)
+        if qrels is None:
+            sys.exit("--catalog needs --qrels")
+        queries, catalog_args = qrels_queries(qrels), ("--catalog", catalog)
+    batch, size = judged_batch(queries, int(option("--repeat", 4)))
     one = batch[: batch.index(b"\n") + 1]
     per_query = {b: [] for b in binaries}
     for pair in range(pairs):
         for binary in binaries if pair % 2 == 0 else binaries[::-1]:
-            cost = serve_cpu(binary, batch) - serve_cpu(binary, one)
+            cost = serve_cpu(binary, batch, catalog_args) - serve_cpu(binary, one, catalog_args)
             per_query[binary].append(cost / (size - 1))
     print(f"warm serve, {size} requests per run, {pairs} pairs (CPU per query, median):")
     for binary in binaries:
