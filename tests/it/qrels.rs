@@ -172,8 +172,9 @@ fn the_sets_over_other_catalogs_are_valid_and_consistent_with_them() {
                 "holdout.json",
                 "holdout-2.json",
                 "holdout-3.json",
+                "holdout-4.json",
             ][..],
-            838,
+            1075,
         ),
         (
             "imported",
