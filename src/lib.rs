@@ -288,16 +288,23 @@ mod tests {
     /// index. An English catalog, to which the bridge lends nothing, gets none.
     #[test]
     fn the_judge_is_built_only_for_a_lexical_answer_of_a_bridged_catalog() {
-        let text = r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
-            {"canonical_path":"p.recall","name":"recall","title":"撤回消息","description":"撤回一条已发送的消息"},
-            {"canonical_path":"p.list","name":"list","title":"列出群聊","description":"列出群"}]}]}"#;
-        let catalog = Catalog::build(&[catalog::SourceFile {
-            name: "t.json".into(),
-            text: text.into(),
-        }])
-        .unwrap();
-        let engine = Engine::new(catalog, retrieve::DEFAULT_RETRIEVER).unwrap();
+        // An engine over one product holding `tools` (catalog.v1 tool objects).
+        let engine_of = |tools: &str| {
+            let text = format!(
+                r#"{{"version":"catalog.v1","products":[{{"id":"p","tools":[{tools}]}}]}}"#
+            );
+            let catalog = Catalog::build(&[catalog::SourceFile {
+                name: "t.json".into(),
+                text: text.into(),
+            }])
+            .unwrap();
+            Engine::new(catalog, retrieve::DEFAULT_RETRIEVER).unwrap()
+        };
         let request = |query: &str| format!(r#"{{"version":"tool-search.v1","query":"{query}"}}"#);
+        let engine = engine_of(
+            r#"{"canonical_path":"p.recall","name":"recall","title":"撤回消息","description":"撤回一条已发送的消息"},
+            {"canonical_path":"p.list","name":"list","title":"列出群聊","description":"列出群"}"#,
+        );
         engine
             .search_bytes(request("p.recall").as_bytes(), false)
             .unwrap();
@@ -312,15 +319,10 @@ mod tests {
         assert!(engine.judge.get().is_some_and(Option::is_some));
 
         // An English catalog speaks one language too, but its index holds no bridge: no judge.
-        let text = r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
-            {"canonical_path":"p.recall","name":"recall","title":"Recall a message","description":"Take back a sent message"},
-            {"canonical_path":"p.list","name":"list","title":"List chats","description":"List group chats"}]}]}"#;
-        let catalog = Catalog::build(&[catalog::SourceFile {
-            name: "t.json".into(),
-            text: text.into(),
-        }])
-        .unwrap();
-        let engine = Engine::new(catalog, retrieve::DEFAULT_RETRIEVER).unwrap();
+        let engine = engine_of(
+            r#"{"canonical_path":"p.recall","name":"recall","title":"Recall a message","description":"Take back a sent message"},
+            {"canonical_path":"p.list","name":"list","title":"List chats","description":"List group chats"}"#,
+        );
         let answer = engine
             .search_bytes(request("unsend that message").as_bytes(), false)
             .unwrap();
