@@ -398,24 +398,57 @@ impl StemGroups {
     }
 }
 
+/// The mark of a synonym term: a Han word the bridge lends a tool's description field as a
+/// synonym of its summary (`~撤了`), apart from the same word in the catalog's own text, so
+/// that only the request's own words meet it (docs/adr/0020's synonym addendum). The analyzer
+/// never makes a term starting with it.
+pub const SYNONYM_MARK: char = '~';
+
+/// What a catalog that [speaks one language](speaks_one_language) is lent at index time
+/// (docs/adr/0020), in the description field of each tool whose summary holds a Han character.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Bridge {
+    /// The English phrases of the lexicon groups the summary touches
+    /// (`Lexicon::english_bridge`).
+    pub english: bool,
+    /// Their Han phrases the summary does not hold (`Lexicon::bridge_phrases`), as synonym
+    /// terms ([`SYNONYM_MARK`]), outside the field's length.
+    pub synonyms: bool,
+}
+
+impl Bridge {
+    /// Nothing lent.
+    pub const OFF: Bridge = Bridge {
+        english: false,
+        synonyms: false,
+    };
+
+    fn any(self) -> bool {
+        self.english || self.synonyms
+    }
+}
+
 impl Index {
     /// Indexes every tool of `catalog`: a field with weight 0 stays empty; with
-    /// `single_field` every text goes into the first field. With `bridge`, a catalog that
-    /// [speaks one language](speaks_one_language) gets the lexicon's English bridge
-    /// (`Lexicon::english_bridge` in the description field; docs/adr/0020).
+    /// `single_field` every text goes into the first field. A catalog that
+    /// [speaks one language](speaks_one_language) gets what `bridge` lends (docs/adr/0020).
     pub fn build(
         catalog: &Catalog,
         analyzer: &Analyzer,
         weights: &[f64; N_FIELDS],
         single_field: bool,
-        bridge: bool,
+        bridge: Bridge,
     ) -> Index {
         let n_chunks = if catalog.tools().len() < PARALLEL_MIN_TOOLS {
             1
         } else {
             PARALLEL_CHUNKS
         };
-        let bridged = bridges(catalog, bridge, single_field);
+        let bridged = if bridges(catalog, bridge, single_field) {
+            bridge
+        } else {
+            Bridge::OFF
+        };
         Index::build_in_chunks(catalog, analyzer, weights, single_field, bridged, n_chunks)
     }
 
@@ -426,7 +459,7 @@ impl Index {
         analyzer: &Analyzer,
         weights: &[f64; N_FIELDS],
         single_field: bool,
-        bridged: bool,
+        bridged: Bridge,
         n_chunks: usize,
     ) -> Index {
         let tools = catalog.tools();
@@ -724,17 +757,19 @@ impl Chunk {
     }
 }
 
-/// Analyses consecutive tools into their fields' rows. With `bridged`, a tool whose summary
-/// field holds a Han character also gets, in its description field, the English phrases of
+/// Analyses consecutive tools into their fields' rows. A tool whose summary field holds a Han
+/// character also gets, in its description field, what `bridged` lends: the English phrases of
 /// the lexicon groups that summary touches ([`crate::text::Lexicon::english_bridge`]), each
-/// analysed like a description text and counted in its length.
+/// analysed like a description text and counted in its length, and their Han phrases it does
+/// not hold as synonym terms (the words of each, [`SYNONYM_MARK`] before them; no n-grams),
+/// which leave the length alone: a request without synonym twins scores as without them.
 fn analyse_chunk(
     first: usize,
     tools: &[ToolEntry],
     analyzer: &Analyzer,
     weights: &[f64; N_FIELDS],
     single_field: bool,
-    bridged: bool,
+    bridged: Bridge,
 ) -> Chunk {
     let mut chunk = Chunk {
         first: first as ToolId,
@@ -765,6 +800,8 @@ fn analyse_chunk(
             let mut n_terms = 0u32;
             // Pair terms are extra evidence, not length: they leave length norms alone.
             let mut pairs = 0u32;
+            // Synonym terms are extra evidence too (docs/adr/0020's synonym addendum).
+            let mut synonyms = 0u32;
             let mut intern = |term: &str| {
                 pairs += u32::from(crate::text::is_pair_term(term));
                 let id = chunk.intern(term) as usize;
@@ -790,9 +827,22 @@ fn analyse_chunk(
                 for text in &texts[field_idx] {
                     field_analyzer(Field::ALL[field_idx]).each_term(text, &mut intern);
                 }
-                if bridged && Field::ALL[field_idx] == Field::Description {
-                    for phrase in bridge_phrases(&tool.def) {
+                if bridged.any() && Field::ALL[field_idx] == Field::Description {
+                    let lent = Lent::of(&tool.def, bridged);
+                    for phrase in lent.english {
                         plain.each_term(phrase, &mut intern);
+                    }
+                    let mut marked = String::new();
+                    for phrase in lent.synonyms {
+                        plain.each_term(phrase, &mut |term: &str| {
+                            if !term.starts_with('#') {
+                                marked.clear();
+                                marked.push(SYNONYM_MARK);
+                                marked.push_str(term);
+                                intern(&marked);
+                                synonyms += 1;
+                            }
+                        });
                     }
                 }
                 if Field::ALL[field_idx] == Field::Parameters {
@@ -801,7 +851,7 @@ fn analyse_chunk(
                     }
                 }
             }
-            chunk.doc_len[field_idx].push(n_terms - pairs);
+            chunk.doc_len[field_idx].push(n_terms - pairs - synonyms);
             for id in doc_terms.drain(..) {
                 let count = std::mem::take(&mut counts[id as usize]);
                 chunk.rows[field_idx].push((id, count));
@@ -1026,29 +1076,50 @@ fn example_texts(tool: &ToolEntry) -> Vec<&str> {
     out
 }
 
-/// Whether an index of `catalog` built with `bridge` and `single_field` holds the lexicon's
-/// English bridge ([`Index::build`]; docs/adr/0020): the catalog speaks one language and at
-/// least one Han summary touches a lexicon group with an English phrase. An English catalog
-/// speaks one language too, but nothing would be lent to it: its index is the same without
-/// the bridge, so it needs no judge.
-pub fn bridges(catalog: &Catalog, bridge: bool, single_field: bool) -> bool {
-    bridge
+/// Whether an index of `catalog` built with `bridge` and `single_field` holds anything the
+/// bridge lends ([`Index::build`]; docs/adr/0020): the catalog speaks one language and at
+/// least one Han summary touches a lexicon group. An English catalog speaks one language too,
+/// but nothing would be lent to it: its index is the same without the bridge, so it needs no
+/// judge.
+pub fn bridges(catalog: &Catalog, bridge: Bridge, single_field: bool) -> bool {
+    bridge.any()
         && !single_field
         && speaks_one_language(catalog)
         && catalog
             .tools()
             .iter()
-            .any(|tool| !bridge_phrases(&tool.def).is_empty())
+            .any(|tool| !Lent::of(&tool.def, bridge).is_empty())
 }
 
-/// The English phrases the bridge lends `tool`'s description field: those of the lexicon
-/// groups its summary touches, if that summary holds a Han character (docs/adr/0020).
-fn bridge_phrases(def: &crate::wire::Tool) -> Vec<&'static str> {
-    let summary = summary_texts(def).collect::<Vec<_>>().join("\n");
-    if summary.chars().any(is_han) {
-        Lexicon::builtin().english_bridge(&summary)
-    } else {
-        Vec::new()
+/// What the bridge lends one tool's description field (docs/adr/0020).
+struct Lent {
+    english: Vec<&'static str>,
+    synonyms: Vec<&'static str>,
+}
+
+impl Lent {
+    /// What `bridge` lends `def`: nothing unless its summary holds a Han character.
+    fn of(def: &crate::wire::Tool, bridge: Bridge) -> Lent {
+        let mut lent = Lent {
+            english: Vec::new(),
+            synonyms: Vec::new(),
+        };
+        let summary = summary_texts(def).collect::<Vec<_>>().join("\n");
+        if bridge.any() && summary.chars().any(is_han) {
+            let phrases = Lexicon::builtin().bridge_phrases(&summary);
+            if bridge.english {
+                lent.english = phrases.english;
+            }
+            if bridge.synonyms {
+                lent.synonyms = phrases.han;
+                lent.synonyms.retain(|phrase| !summary.contains(phrase));
+            }
+        }
+        lent
+    }
+
+    fn is_empty(&self) -> bool {
+        self.english.is_empty() && self.synonyms.is_empty()
     }
 }
 
@@ -1248,7 +1319,13 @@ mod tests {
                 shingles,
                 ..AnalyzerConfig::DEFAULT
             };
-            Index::build(&catalog, &Analyzer::new(config), &weights, false, false)
+            Index::build(
+                &catalog,
+                &Analyzer::new(config),
+                &weights,
+                false,
+                Bridge::OFF,
+            )
         };
         let (with, without) = (build(true), build(false));
         assert!(with.terms.len() > without.terms.len(), "pairs were indexed");
@@ -1276,13 +1353,16 @@ mod tests {
             }])
             .unwrap()
         };
-        let in_description = |catalog: &Catalog, bridge: bool, tool: ToolId, term: &str| {
+        let in_description = |catalog: &Catalog, english: bool, tool: ToolId, term: &str| {
             let index = Index::build(
                 catalog,
                 &Analyzer::new(AnalyzerConfig::DEFAULT),
                 &[1.0; N_FIELDS],
                 false,
-                bridge,
+                Bridge {
+                    english,
+                    synonyms: false,
+                },
             );
             index.terms.id(term).is_some_and(|id| {
                 index.fields[Field::Description as usize]
@@ -1291,21 +1371,29 @@ mod tests {
                     .any(|&(t, _)| t == tool)
             })
         };
+        const ENGLISH: Bridge = Bridge {
+            english: true,
+            synonyms: false,
+        };
+        const BOTH: Bridge = Bridge {
+            english: true,
+            synonyms: true,
+        };
         // Tools are numbered in canonical-path order.
         const LIST: ToolId = 0;
         const RECALL: ToolId = 1;
         let han_only = catalog("列出群聊");
         assert!(speaks_one_language(&han_only));
-        assert!(bridges(&han_only, true, false));
-        assert!(!bridges(&han_only, false, false));
-        assert!(!bridges(&han_only, true, true));
+        assert!(bridges(&han_only, ENGLISH, false));
+        assert!(!bridges(&han_only, Bridge::OFF, false));
+        assert!(!bridges(&han_only, ENGLISH, true));
         assert!(in_description(&han_only, true, RECALL, "unsend"));
         assert!(in_description(&han_only, true, LIST, "conversation"));
         assert!(!in_description(&han_only, false, RECALL, "unsend"));
         // One bilingual summary of two is not fewer than half: no bridge.
         let bilingual = catalog("列出群聊 List chats");
         assert!(!speaks_one_language(&bilingual));
-        assert!(!bridges(&bilingual, true, false));
+        assert!(!bridges(&bilingual, ENGLISH, false));
         assert!(!in_description(&bilingual, true, RECALL, "unsend"));
         // An English summary gets no bridge in a catalog that does.
         let english = catalog("List chats");
@@ -1321,8 +1409,61 @@ mod tests {
         }])
         .unwrap();
         assert!(speaks_one_language(&all_english));
-        assert!(!bridges(&all_english, true, false));
+        assert!(!bridges(&all_english, BOTH, false));
         assert!(!in_description(&all_english, true, 0, "unsend"));
+    }
+
+    /// With synonyms, a Han summary also lends its touched groups' Han phrases it does not
+    /// hold, marked, to the description field, outside its length (docs/adr/0020's synonym
+    /// addendum): 撤回消息 lends 收回 as `~收回`, never unmarked, and not 撤回, which it holds.
+    #[test]
+    fn a_han_summary_lends_its_synonyms_marked() {
+        let text = r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
+            {"canonical_path":"p.recall","name":"recall","title":"撤回消息","description":"撤回一条已发送的消息"},
+            {"canonical_path":"p.list","name":"list","title":"列出群聊","description":"列出群"}]}]}"#;
+        let catalog = Catalog::build(&[SourceFile {
+            name: "t.json".into(),
+            text: text.into(),
+        }])
+        .unwrap();
+        let description = |synonyms: bool| {
+            let index = Index::build(
+                &catalog,
+                &Analyzer::new(AnalyzerConfig::DEFAULT),
+                &[1.0; N_FIELDS],
+                false,
+                Bridge {
+                    english: true,
+                    synonyms,
+                },
+            );
+            // p.recall is tool 1 (canonical-path order).
+            let holds = |term: &str| {
+                index.terms.id(term).is_some_and(|id| {
+                    index.fields[Field::Description as usize]
+                        .postings(id)
+                        .iter()
+                        .any(|&(t, _)| t == 1)
+                })
+            };
+            let len = index.fields[Field::Description as usize]
+                .len_ratio(1)
+                .to_bits();
+            (
+                (
+                    holds("~收回"),
+                    holds("收回"),
+                    holds("~撤回"),
+                    holds("unsend"),
+                ),
+                len,
+            )
+        };
+        let (with, without) = (description(true), description(false));
+        assert_eq!(with.0, (true, false, false, true));
+        assert_eq!(without.0, (false, false, false, true));
+        // Synonyms leave the field's length alone.
+        assert_eq!(with.1, without.1);
     }
 
     /// Pairs of a stop word and its neighbour are indexed for use_when only: the same sentence
@@ -1341,7 +1482,7 @@ mod tests {
             &Analyzer::new(AnalyzerConfig::DEFAULT),
             &[1.0; N_FIELDS],
             false,
-            false,
+            Bridge::OFF,
         );
         let in_field = |field: Field, term: &str| {
             index.terms.id(term).is_some_and(|id| {
@@ -1403,7 +1544,11 @@ mod tests {
         }])
         .unwrap();
         let analyzer = Analyzer::new(AnalyzerConfig::DEFAULT);
-        for (single_field, bridged) in [(false, false), (true, false), (false, true)] {
+        let both = Bridge {
+            english: true,
+            synonyms: true,
+        };
+        for (single_field, bridged) in [(false, Bridge::OFF), (true, Bridge::OFF), (false, both)] {
             let weights = [1.0, 0.5, 0.3, 0.3, 0.2];
             let mut one = Vec::new();
             Index::build_in_chunks(&catalog, &analyzer, &weights, single_field, bridged, 1)
@@ -1421,7 +1566,7 @@ mod tests {
                 .encode(&mut many);
                 assert!(
                     one == many,
-                    "{n_chunks} chunks, single_field {single_field}, bridged {bridged}"
+                    "{n_chunks} chunks, single_field {single_field}, bridged {bridged:?}"
                 );
             }
         }

@@ -232,6 +232,16 @@ impl Retriever for Engine {
         self.retriever().search_arm(query, eligible, limit)
     }
 
+    fn rank(
+        &self,
+        query: &str,
+        eligible: &[bool],
+        limit: usize,
+        role: retrieve::Role,
+    ) -> Vec<retrieve::Hit> {
+        self.retriever().rank(query, eligible, limit, role)
+    }
+
     fn verdict(&self, query: &str, eligible: &[bool]) -> Option<retrieve::Verdict> {
         self.judge()
             .unwrap_or(self.retriever())
@@ -241,7 +251,7 @@ impl Retriever for Engine {
     fn judge(&self) -> Option<&dyn Retriever> {
         self.judge
             .get_or_init(|| {
-                index::bridges(&self.catalog, self.config.bridge, self.config.single_field).then(
+                index::bridges(&self.catalog, self.config.lends(), self.config.single_field).then(
                     || {
                         self.build_retriever(retrieve::Bm25Config {
                             bridge: false,
@@ -257,8 +267,9 @@ impl Retriever for Engine {
         &self,
         query: &str,
         tools: &[crate::catalog::ToolId],
+        role: retrieve::Role,
     ) -> Option<retrieve::Explanation> {
-        self.retriever().explain(query, tools)
+        self.retriever().explain(query, tools, role)
     }
 
     /// Warms the retriever's caches (building the index first if needed), then the judge's.

@@ -109,6 +109,15 @@ impl Verdict {
     }
 }
 
+/// Whether a query is a request on its own or one arm of a request with subqueries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Single,
+    /// An arm's own Han words do not meet the bridge's synonyms (docs/adr/0020's synonym
+    /// addendum): its ranking is the one it had before them.
+    Arm,
+}
+
 /// A lexical retriever. Its `name` is the response's `strategy`.
 pub trait Retriever: Send + Sync {
     fn name(&self) -> &'static str;
@@ -118,10 +127,17 @@ pub trait Retriever: Send + Sync {
     /// hits, whose confidence a retriever may judge differently when it knows that. Required,
     /// so a wrapping retriever cannot forget to pass it on.
     fn search_single(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit>;
-    /// [`Retriever::search`] for one arm of a request with subqueries: the same hits in the
-    /// same order, less the tail a retriever judges too weak to spend a merged slot on, so a
-    /// sure arm leaves its slots to the other arms. Required, like `search_single`.
+    /// One arm of a request with subqueries: the hits of [`Retriever::rank`] for
+    /// [`Role::Arm`] in its order, less the tail a retriever judges too weak to spend a merged
+    /// slot on, so a sure arm leaves its slots to the other arms. Required, like
+    /// `search_single`.
     fn search_arm(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit>;
+    /// The best `limit` eligible tools for `query` in `role`: [`Retriever::search`] for a
+    /// single request; an arm's may differ where the index holds the bridge's synonyms.
+    fn rank(&self, query: &str, eligible: &[bool], limit: usize, role: Role) -> Vec<Hit> {
+        let _ = role;
+        self.search(query, eligible, limit)
+    }
     /// For a single request, what the learned models say of its answer (`toolsearch why`);
     /// `None` where no such model judges (docs/adr/0006's learned-flag addendum, docs/adr/0018,
     /// docs/adr/0019).
@@ -137,7 +153,7 @@ pub trait Retriever: Send + Sync {
     fn warm(&self, _stop: &std::sync::atomic::AtomicBool) {}
     /// How `query` scores `tools`, term by term (`toolsearch why`); `None` when this
     /// retriever cannot say.
-    fn explain(&self, _query: &str, _tools: &[ToolId]) -> Option<Explanation> {
+    fn explain(&self, _query: &str, _tools: &[ToolId], _role: Role) -> Option<Explanation> {
         None
     }
 }
@@ -208,6 +224,8 @@ pub struct FieldedBm25 {
     /// [`ID_SHAPE_MARK`]: ranges, since ids follow sorted term order (a query asks about
     /// ~100 terms, each a cache miss into the term text otherwise).
     marked_terms: std::ops::Range<u32>,
+    /// The ids of the synonym terms the bridge lent (`index::SYNONYM_MARK`; empty when none).
+    synonym_terms: std::ops::Range<u32>,
     id_shape_terms: std::ops::Range<u32>,
     tool_effects: Vec<Option<Effect>>,
     /// Per tool: effect write and idempotency non_idempotent (it makes something new).
@@ -249,7 +267,7 @@ impl FieldedBm25 {
             &analyzer,
             &config.weights,
             config.single_field,
-            config.bridge,
+            config.lends(),
         );
         FieldedBm25::with_index(name, config, catalog, index)
     }
@@ -307,6 +325,9 @@ impl FieldedBm25 {
             value_terms: Default::default(),
             word_terms: Default::default(),
             marked_terms: index.terms.prefix_range("#"),
+            synonym_terms: index
+                .terms
+                .prefix_range(crate::index::SYNONYM_MARK.encode_utf8(&mut [0; 4])),
             id_shape_terms: index.terms.prefix_range(ID_SHAPE_MARK),
             index,
             n_tools,
@@ -384,7 +405,11 @@ impl Retriever for FieldedBm25 {
     }
 
     fn search(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit> {
-        self.search_planned(&self.plan_query(query), None, query, eligible, limit)
+        self.rank(query, eligible, limit, Role::Single)
+    }
+
+    fn rank(&self, query: &str, eligible: &[bool], limit: usize, role: Role) -> Vec<Hit> {
+        self.search_planned(&self.plan_query(query, role), None, query, eligible, limit)
     }
 
     /// With the weak model (docs/adr/0006's learned-flag addendum), the model judges the first
@@ -416,7 +441,7 @@ impl Retriever for FieldedBm25 {
     /// Keeps the hits scoring at least `arm_floor` times the arm's best (docs/adr/0013's
     /// arm-floor addendum, pre-registration 92).
     fn search_arm(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit> {
-        let mut hits = self.search(query, eligible, limit);
+        let mut hits = self.rank(query, eligible, limit, Role::Arm);
         let floor = hits
             .first()
             .map_or(0.0, |best| best.score * self.config.arm_floor);
@@ -428,8 +453,8 @@ impl Retriever for FieldedBm25 {
         self.search_judged(query, eligible, 1).1
     }
 
-    fn explain(&self, query: &str, tools: &[ToolId]) -> Option<Explanation> {
-        self.explain_terms(query, tools)
+    fn explain(&self, query: &str, tools: &[ToolId], role: Role) -> Option<Explanation> {
+        self.explain_terms(query, tools, role)
     }
 }
 
@@ -444,7 +469,7 @@ impl FieldedBm25 {
         eligible: &[bool],
         limit: usize,
     ) -> (Vec<Hit>, Option<Verdict>) {
-        let plan = self.plan_query(query);
+        let plan = self.plan_query(query, Role::Single);
         // Scoring and the models read the same plans (built once).
         let plans = self.bm25f_plans(&plan.terms, &|term| {
             self.counts_for_coverage(term, plan.has_word_terms)
@@ -636,7 +661,7 @@ impl FieldedBm25 {
     }
 
     /// One request's terms, joins and intents.
-    fn plan_query(&self, query: &str) -> QueryPlan {
+    fn plan_query(&self, query: &str, role: Role) -> QueryPlan {
         // Query terms (by id; ids follow sorted term order) and their weights: the user's own
         // terms weigh ln(1 + qtf); lexicon expansions weigh `expansion_weight` times that
         // (`short_expansion_weight` in a query of few words) and never replace an own term.
@@ -652,11 +677,23 @@ impl FieldedBm25 {
             || self.config.wn_weight > 0.0
             || self.config.typo_weight > 0.0;
         let mut unknown_words = 0usize;
+        // The synonym twins of a single request's Han words, where the bridge lent synonyms.
+        let twins_wanted = role == Role::Single
+            && !self.synonym_terms.is_empty()
+            && self.config.synonym_weight > 0.0;
+        let mut twins: Vec<u32> = Vec::new();
+        let mut twin = String::new();
         self.analyzer.each_term(query, &mut |term| {
             word_terms += usize::from(!term.starts_with('#'));
             let id = terms.id(term);
             unknown_words += usize::from(!term.starts_with('#') && id.is_none());
             own.extend(id);
+            if twins_wanted && !term.starts_with('#') && term.chars().any(crate::text::is_han) {
+                twin.clear();
+                twin.push(crate::index::SYNONYM_MARK);
+                twin.push_str(term);
+                twins.extend(terms.id(&twin));
+            }
             if english_wanted && is_english_word(term) {
                 english.push(term.to_string());
             }
@@ -703,6 +740,9 @@ impl FieldedBm25 {
             })
             .collect();
         let mut joins = Joins::default();
+        if !twins.is_empty() {
+            joins.offer(twins, self.config.synonym_weight, Origin::Synonym);
+        }
         if self.config.expansion_weight > 0.0 {
             let outside_quotes = self.unexpanded_quotes(&quoted).map(PreparedQuery::new);
             let mut expanded: Vec<u32> = Vec::new();
@@ -1042,6 +1082,63 @@ mod tests {
         assert_eq!(search(0.2), ["law.list_cases", "law.find_records"]);
         assert_eq!(crate::text::english_stem("convicted"), "convict");
         assert_eq!(crate::text::english_stem("conviction"), "convict");
+    }
+
+    /// A single request's own Han word meets the synonym the bridge lent a summary that says
+    /// it otherwise ("收回" → 撤回消息's `~收回`), at `synonym_weight`; a joined Han phrase never
+    /// does (an English request's lexicon group brings 收回 too, but no twin), nor does an arm.
+    #[test]
+    fn own_han_words_meet_the_lent_synonyms() {
+        let catalog = catalog_of(
+            "im",
+            r#"{"canonical_path":"im.recall","name":"recall","title":"撤回消息","description":"撤回一条已发送的消息"},
+                {"canonical_path":"im.list","name":"list","title":"列出群聊","description":"列出群"}"#,
+        );
+        let synonym_terms = |synonym_weight: f64, query: &str, role: Role| {
+            let config = Bm25Config {
+                synonym_weight,
+                ..Bm25Config::DEFAULT
+            };
+            let retriever = FieldedBm25::new("fielded_bm25", config, &catalog);
+            let explained = retriever.explain_terms(query, &[], role).unwrap();
+            explained
+                .terms
+                .iter()
+                .filter(|t| t.origin == Origin::Synonym)
+                .map(|t| (t.text.clone(), t.weight, t.via.clone()))
+                .collect::<Vec<_>>()
+        };
+        let twin = synonym_terms(0.5, "把那条收回", Role::Single);
+        assert_eq!(twin.len(), 1, "{twin:?}");
+        assert_eq!(twin[0].0, "~收回");
+        assert!((twin[0].1 - 0.5 * 2f64.ln()).abs() < 1e-12);
+        assert_eq!(twin[0].2.as_deref(), Some("收回"));
+        assert_eq!(synonym_terms(0.5, "把那条收回", Role::Arm), []);
+        assert_eq!(synonym_terms(0.0, "把那条收回", Role::Single), []);
+        assert_eq!(
+            synonym_terms(0.5, "take back that message", Role::Single),
+            []
+        );
+        assert_eq!(
+            found(&catalog, Bm25Config::DEFAULT, "把那条收回"),
+            ["im.recall"]
+        );
+        // Each role's explanation reproduces that role's scores bit for bit, and the twin is
+        // what sets the two apart.
+        let retriever = FieldedBm25::new("fielded_bm25", Bm25Config::DEFAULT, &catalog);
+        let eligible = vec![true; catalog.tools().len()];
+        let scores = |role: Role| {
+            let hits = retriever.rank("把那条收回", &eligible, 10, role);
+            let tools: Vec<ToolId> = hits.iter().map(|hit| hit.tool).collect();
+            let explained = retriever.explain("把那条收回", &tools, role).unwrap();
+            for (hit, score) in hits.iter().zip(&explained.tools) {
+                assert_eq!(hit.score.to_bits(), score.score.to_bits(), "{role:?}");
+            }
+            hits.iter()
+                .map(|hit| hit.score.to_bits())
+                .collect::<Vec<_>>()
+        };
+        assert_ne!(scores(Role::Single), scores(Role::Arm));
     }
 
     /// A misspelt English word of five letters or more that the catalog lacks reaches the

@@ -33,7 +33,7 @@ mod wordnet;
 
 pub use forms::is_han;
 pub use han::fnv1a;
-pub use lexicon::{LearnedPairs, Lexicon, PreparedQuery};
+pub use lexicon::{BridgePhrases, LearnedPairs, Lexicon, PreparedQuery};
 pub use quoted::split_quoted;
 pub use values::{named_values, NamedValues};
 pub use wordnet::each_related as each_wordnet_related;

@@ -344,14 +344,20 @@ fn explain_request(
             }
         }
     }
-    let ranking = engine.search(query, &eligible, catalog.tools().len());
+    // An arm (a request with subqueries) is ranked and explained as a workflow searches it.
+    let role = if validated.subqueries.is_empty() {
+        crate::retrieve::Role::Single
+    } else {
+        crate::retrieve::Role::Arm
+    };
+    let ranking = engine.rank(query, &eligible, catalog.tools().len(), role);
     let mut tools: Vec<ToolId> = outcome.candidates.iter().map(|c| c.tool).collect();
     for (tool, _) in named {
         if !tools.contains(tool) {
             tools.push(*tool);
         }
     }
-    let explanation = engine.explain(query, &tools).ok_or_else(|| {
+    let explanation = engine.explain(query, &tools, role).ok_or_else(|| {
         Error::new(
             Reason::InvalidTransport,
             format!(

@@ -885,12 +885,24 @@ fn pruning_changes_nothing_on_judged_queries() {
 
 /// The explanation of `query`'s best 10 hits (`Retriever::explain`, which `toolsearch why`
 /// prints) reproduces each hit's per-field sums, score and coverage bit for bit, and its parts
-/// add up (in term order) to those sums.
+/// add up (in term order) to those sums: as a single request and as an arm.
 fn explanation_adds_up(query: &str, eligible: &[bool]) -> Result<(), TestCaseError> {
-    let hits = retriever().search(query, eligible, 10);
+    use toolsearch::retrieve::Role;
+    for role in [Role::Single, Role::Arm] {
+        role_explanation_adds_up(query, eligible, role)?;
+    }
+    Ok(())
+}
+
+fn role_explanation_adds_up(
+    query: &str,
+    eligible: &[bool],
+    role: toolsearch::retrieve::Role,
+) -> Result<(), TestCaseError> {
+    let hits = retriever().rank(query, eligible, 10, role);
     let tools: Vec<u32> = hits.iter().map(|hit| hit.tool).collect();
     let explanation = retriever()
-        .explain(query, &tools)
+        .explain(query, &tools, role)
         .ok_or_else(|| TestCaseError::fail("the default retriever explains"))?;
     prop_assert_eq!(explanation.tools.len(), hits.len());
     for (hit, score) in hits.iter().zip(&explanation.tools) {

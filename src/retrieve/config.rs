@@ -121,6 +121,12 @@ pub struct Bm25Config {
     /// tool whose summary is written in Han characters also holds, in its description field,
     /// the English phrases of the lexicon groups its summary touches (docs/adr/0020).
     pub bridge: bool,
+    /// With `bridge`, each such summary also lends its touched groups' Han phrases it does not
+    /// hold, as synonym terms outside the field's length that only a single request's own Han
+    /// words meet: each brings its synonym twin (`index::SYNONYM_MARK`) at this weight ×
+    /// ln(1 + qtf), as a joined term; a workflow's arm brings none (0 = nothing lent;
+    /// docs/adr/0020's synonym addenda, pre-registration 102).
+    pub synonym_weight: f64,
     /// Coordination factor: in a request of at least `short_query_words` word terms, a hit's
     /// score is multiplied by `1 - coord + coord * coverage` (its share of the user's own
     /// words' idf, as for `min_coverage`), so tools matching more of what the user wrote come
@@ -148,6 +154,14 @@ pub struct Bm25Config {
 }
 
 impl Bm25Config {
+    /// What the index lends a catalog that speaks one language (docs/adr/0020).
+    pub fn lends(&self) -> crate::index::Bridge {
+        crate::index::Bridge {
+            english: self.bridge,
+            synonyms: self.bridge && self.synonym_weight > 0.0,
+        }
+    }
+
     /// Overrides one knob by name (for `eval --param`); the names are the field names, with
     /// `weights` as five comma-separated numbers and `han` as words|ngrams|both.
     ///
@@ -206,6 +220,7 @@ impl Bm25Config {
             "learned_tail" => self.learned_tail = flag()?,
             "tail_floor" => self.tail_floor = number()?,
             "arm_floor" => self.arm_floor = number()?,
+            "synonym_weight" => self.synonym_weight = number()?,
             "bridge" => self.bridge = flag()?,
             "coord" => self.coord = number()?,
             "product_boost" => self.product_boost = number()?,
@@ -284,6 +299,7 @@ impl Bm25Config {
         tail_floor: 0.8,
         arm_floor: 0.6,
         bridge: true,
+        synonym_weight: 0.5,
         coord: 0.3,
         product_boost: 1.0,
         learned_weight: 0.1,
@@ -341,6 +357,7 @@ impl Bm25Config {
         tail_floor: 0.8,
         arm_floor: 0.0,
         bridge: false,
+        synonym_weight: 0.0,
         coord: 0.0,
         product_boost: 1.0,
         learned_weight: 0.0,

@@ -108,11 +108,16 @@ impl FieldedBm25 {
 
     /// The explanation of `query` for `tools`; `None` for a configuration that does not
     /// score with BM25F (`bm25f = false`), whose arithmetic this does not reproduce.
-    pub(super) fn explain_terms(&self, query: &str, tools: &[ToolId]) -> Option<Explanation> {
+    pub(super) fn explain_terms(
+        &self,
+        query: &str,
+        tools: &[ToolId],
+        role: Role,
+    ) -> Option<Explanation> {
         if !self.config.bm25f {
             return None;
         }
-        let plan = self.plan_query(query);
+        let plan = self.plan_query(query, role);
         let groups = self.expansion_groups(query);
         let triggers = self.learned_triggers(query);
         // The very plans `search` scores with: the terms the index holds, in term order.
@@ -140,6 +145,12 @@ impl FieldedBm25 {
                             .iter()
                             .find(|(_, terms)| terms.contains(&p.term))
                             .map(|(word, _)| word.clone()),
+                        Origin::Synonym => self
+                            .index
+                            .terms
+                            .term(p.term)
+                            .strip_prefix(crate::index::SYNONYM_MARK)
+                            .map(str::to_string),
                         _ => None,
                     },
                 }

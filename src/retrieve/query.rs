@@ -262,6 +262,9 @@ pub enum Origin {
     Stem,
     /// A learned pair's catalog word (0015).
     Learned,
+    /// The synonym twin of a Han word of the request: the same word as the bridge lends it to
+    /// a summary that says it otherwise (0020).
+    Synonym,
 }
 
 impl Origin {
@@ -275,6 +278,7 @@ impl Origin {
             Origin::Typo => "typo",
             Origin::Stem => "stem",
             Origin::Learned => "learned",
+            Origin::Synonym => "synonym",
         }
     }
 }

@@ -342,6 +342,14 @@ pub struct Lexicon {
     _compiled: (),
 }
 
+/// The phrases of the groups a text touches ([`Lexicon::bridge_phrases`]), each once, in
+/// lexicon order: those without a Han character and those with one.
+#[derive(Debug, Default)]
+pub struct BridgePhrases {
+    pub english: Vec<&'static str>,
+    pub han: Vec<&'static str>,
+}
+
 /// Item `index` of a table stored as a list of end offsets (`ends[index - 1]..ends[index]`,
 /// the first item starting at 0); `index` must be below `ends.len()`.
 fn span(ends: &[u32], index: usize) -> std::ops::Range<usize> {
@@ -588,14 +596,25 @@ impl Lexicon {
     /// once, in lexicon order: what a tool summary written in Han characters says, in the words
     /// an English request uses. The same phrase matching as a request's; docs/adr/0020.
     pub fn english_bridge(&self, text: &str) -> Vec<&'static str> {
+        self.bridge_phrases(text).english
+    }
+
+    /// The phrases of every group `text` touches, each once, in lexicon order, split by
+    /// whether they hold a Han character (one match of `text` for both; docs/adr/0020).
+    pub fn bridge_phrases(&self, text: &str) -> BridgePhrases {
         let prepared = PreparedQuery::new(text);
         let touched = self.touched_groups(&prepared);
-        let mut out: Vec<&'static str> = Vec::new();
+        let mut out = BridgePhrases::default();
         for group in (0..self.group_count()).filter(|&g| touched[g]) {
             for entry in self.group(group) {
                 let phrase = self.text(entry[3]);
-                if !phrase.chars().any(forms::is_han) && !out.contains(&phrase) {
-                    out.push(phrase);
+                let list = if phrase.chars().any(forms::is_han) {
+                    &mut out.han
+                } else {
+                    &mut out.english
+                };
+                if !list.contains(&phrase) {
+                    list.push(phrase);
                 }
             }
         }

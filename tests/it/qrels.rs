@@ -173,8 +173,9 @@ fn the_sets_over_other_catalogs_are_valid_and_consistent_with_them() {
                 "holdout-2.json",
                 "holdout-3.json",
                 "holdout-4.json",
+                "holdout-5.json",
             ][..],
-            1075,
+            1310,
         ),
         (
             "imported",
