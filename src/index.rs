@@ -1245,6 +1245,15 @@ fn schema_texts<'a>(schema: &'a serde_json::Value, depth: usize, out: &mut Vec<&
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The catalog of one catalog.v1 document.
+    fn catalog_from(text: &str) -> Catalog {
+        Catalog::build(&[SourceFile {
+            name: "t.json".into(),
+            text: text.to_string().into(),
+        }])
+        .unwrap()
+    }
     use crate::catalog::SourceFile;
     use crate::text::AnalyzerConfig;
 
@@ -1308,11 +1317,7 @@ mod tests {
         let text = r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
             {"canonical_path":"p.send_message","name":"send_message","title":"Send a chat message","description":"Send the message to groups, fast"},
             {"canonical_path":"p.list","name":"list","title":"列出 messages","description":"list all messages in one group"}]}]}"#;
-        let catalog = Catalog::build(&[SourceFile {
-            name: "t.json".into(),
-            text: text.into(),
-        }])
-        .unwrap();
+        let catalog = catalog_from(text);
         let weights = [1.0; N_FIELDS];
         let build = |shingles: bool| {
             let config = AnalyzerConfig {
@@ -1347,11 +1352,7 @@ mod tests {
                 {{"canonical_path":"p.recall","name":"recall","title":"撤回消息","description":"撤回一条已发送的消息"}},
                 {{"canonical_path":"p.list","name":"list","title":"{second_title}","description":"列出群"}}]}}]}}"#
             );
-            Catalog::build(&[SourceFile {
-                name: "t.json".into(),
-                text: text.into(),
-            }])
-            .unwrap()
+            catalog_from(&text)
         };
         let in_description = |catalog: &Catalog, english: bool, tool: ToolId, term: &str| {
             let index = Index::build(
@@ -1403,11 +1404,7 @@ mod tests {
         // A catalog with no Han summary speaks one language, but nothing is lent to it.
         let text = r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
             {"canonical_path":"p.recall","name":"recall","title":"Recall a message","description":"撤回一条已发送的消息"}]}]}"#;
-        let all_english = Catalog::build(&[SourceFile {
-            name: "t.json".into(),
-            text: text.into(),
-        }])
-        .unwrap();
+        let all_english = catalog_from(text);
         assert!(speaks_one_language(&all_english));
         assert!(!bridges(&all_english, BOTH, false));
         assert!(!in_description(&all_english, true, 0, "unsend"));
@@ -1421,11 +1418,7 @@ mod tests {
         let text = r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
             {"canonical_path":"p.recall","name":"recall","title":"撤回消息","description":"撤回一条已发送的消息"},
             {"canonical_path":"p.list","name":"list","title":"列出群聊","description":"列出群"}]}]}"#;
-        let catalog = Catalog::build(&[SourceFile {
-            name: "t.json".into(),
-            text: text.into(),
-        }])
-        .unwrap();
+        let catalog = catalog_from(text);
         let description = |synonyms: bool| {
             let index = Index::build(
                 &catalog,
@@ -1472,11 +1465,7 @@ mod tests {
     fn stop_pairs_are_indexed_for_use_when_only() {
         let text = r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
             {"canonical_path":"p.remove","name":"remove","title":"Remove","description":"take her off the invite","use_when":["take him off the list"]}]}]}"#;
-        let catalog = Catalog::build(&[SourceFile {
-            name: "t.json".into(),
-            text: text.into(),
-        }])
-        .unwrap();
+        let catalog = catalog_from(text);
         let index = Index::build(
             &catalog,
             &Analyzer::new(AnalyzerConfig::DEFAULT),
@@ -1538,11 +1527,7 @@ mod tests {
             r#"{{"version":"catalog.v1","products":[{{"id":"p","tools":[{}]}}]}}"#,
             tools.join(",")
         );
-        let catalog = Catalog::build(&[SourceFile {
-            name: "t.json".into(),
-            text: text.into(),
-        }])
-        .unwrap();
+        let catalog = catalog_from(&text);
         let analyzer = Analyzer::new(AnalyzerConfig::DEFAULT);
         let both = Bridge {
             english: true,
