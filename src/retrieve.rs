@@ -134,8 +134,7 @@ pub trait Retriever: Send + Sync {
     fn search_arm(&self, query: &str, eligible: &[bool], limit: usize) -> Vec<Hit>;
     /// The best `limit` eligible tools for `query` in `role`: [`Retriever::search`] for a
     /// single request; an arm's may differ where the index holds the bridge's synonyms.
-    fn rank(&self, query: &str, eligible: &[bool], limit: usize, role: Role) -> Vec<Hit> {
-        let _ = role;
+    fn rank(&self, query: &str, eligible: &[bool], limit: usize, _role: Role) -> Vec<Hit> {
         self.search(query, eligible, limit)
     }
     /// For a single request, what the learned models say of its answer (`toolsearch why`);
