@@ -296,7 +296,11 @@ fn explain_request(
     }
     if outcome.strategy != search::STRATEGY_EXACT_GUARD && engine.judge().is_some() {
         // The index holds the lexicon's English bridge; the weak flag is the judge's (ADR 0020).
-        out.push_str(" · English bridge in the description field (docs/adr/0020)");
+        out.push_str(if engine.config.lends().synonyms {
+            " · English bridge and Han synonyms in the description field (docs/adr/0020)"
+        } else {
+            " · English bridge in the description field (docs/adr/0020)"
+        });
     }
     out.push('\n');
     if outcome.strategy == search::STRATEGY_EXACT_GUARD

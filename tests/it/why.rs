@@ -273,27 +273,35 @@ fn why_marks_dropped_the_tail_tools_the_answer_leaves_out() {
     assert_eq!(dropped, 1, "{}", run.stdout);
 }
 
-/// On a catalog that gets the English bridge (docs/adr/0020), `why` says so, since the bridge's
-/// terms score in the description field where the catalog's own text does not hold them; on the
-/// embedded catalog, which is not bridged, it does not.
+/// On a catalog that gets the English bridge (docs/adr/0020), `why` says so, and whether its Han
+/// synonyms too, since their terms score in the description field where the catalog's own text
+/// does not hold them; on the embedded catalog, which is not bridged, it does not.
 #[test]
 fn why_says_when_the_catalog_is_bridged() {
     let foreign = repo().join("qrels/foreign/catalog").display().to_string();
-    let note = "English bridge in the description field";
-    let run = ts(&[
-        "why",
-        "--catalog",
-        &foreign,
-        "--query",
-        "unsend my last message",
-    ])
-    .run();
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    let catalog_line = |params: &[&str]| {
+        let mut args = vec![
+            "why",
+            "--catalog",
+            &foreign,
+            "--query",
+            "unsend my last message",
+        ];
+        args.extend_from_slice(params);
+        let run = ts(&args).run();
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+        run.stdout.lines().nth(1).unwrap_or_default().to_string()
+    };
     assert!(
-        run.stdout.lines().nth(1).is_some_and(|l| l.contains(note)),
+        catalog_line(&[]).contains("English bridge and Han synonyms in the description field"),
         "{}",
-        run.stdout
+        catalog_line(&[])
+    );
+    let without_synonyms = catalog_line(&["--param", "synonym_weight=0"]);
+    assert!(
+        without_synonyms.contains("English bridge in the description field"),
+        "{without_synonyms}"
     );
     let run = ts(&["why", "--query", "unsend my last message"]).run();
-    assert!(!run.stdout.contains(note), "{}", run.stdout);
+    assert!(!run.stdout.contains("English bridge"), "{}", run.stdout);
 }
