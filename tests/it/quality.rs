@@ -58,7 +58,8 @@ fn quality_floor_on_the_test_set() {
 /// The same kind of floor on the catalogs nobody tuned on (docs/EVALUATION.md, "Catalogs nobody
 /// tuned on"): `qrels/foreign/` (written in Chinese) and `qrels/imported/` (imported from English
 /// MCP tool lists), each test set's figures minus three of its 108 answerable cases (the foreign
-/// one's since ADR 0020's English bridge, session 25: 0.555, 0.824 and 0.668 before), so a change
+/// one's since ADR 0020's English bridge, session 25: 0.555, 0.824 and 0.668 before; its R@5 0.851
+/// until the bridge's synonyms, session 26), so a change
 /// that only fits the embedded catalog's words cannot land unseen. Only these sets' aggregates are
 /// ever read (pre-registrations 83 and 86).
 #[test]
@@ -67,7 +68,7 @@ fn quality_floors_on_catalogs_nobody_tuned_on() {
         (
             "foreign",
             195,
-            [("recall@1", 0.601), ("recall@5", 0.851), ("mrr@10", 0.711)],
+            [("recall@1", 0.601), ("recall@5", 0.861), ("mrr@10", 0.711)],
         ),
         (
             "imported",
