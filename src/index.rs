@@ -409,7 +409,7 @@ pub const SYNONYM_MARK: char = '~';
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Bridge {
     /// The English phrases of the lexicon groups the summary touches
-    /// (`Lexicon::english_bridge`).
+    /// (`Lexicon::bridge_phrases`).
     pub english: bool,
     /// Their Han phrases the summary does not hold (`Lexicon::bridge_phrases`), as synonym
     /// terms ([`SYNONYM_MARK`]), outside the field's length.
@@ -759,7 +759,7 @@ impl Chunk {
 
 /// Analyses consecutive tools into their fields' rows. A tool whose summary field holds a Han
 /// character also gets, in its description field, what `bridged` lends: the English phrases of
-/// the lexicon groups that summary touches ([`crate::text::Lexicon::english_bridge`]), each
+/// the lexicon groups that summary touches ([`crate::text::Lexicon::bridge_phrases`]), each
 /// analysed like a description text and counted in its length, and their Han phrases it does
 /// not hold as synonym terms (the words of each, [`SYNONYM_MARK`] before them; no n-grams),
 /// which leave the length alone: a request without synonym twins scores as without them.

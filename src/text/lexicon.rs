@@ -592,15 +592,10 @@ impl Lexicon {
             .collect()
     }
 
-    /// The English phrases (those without a Han character) of every group `text` touches, each
-    /// once, in lexicon order: what a tool summary written in Han characters says, in the words
-    /// an English request uses. The same phrase matching as a request's; docs/adr/0020.
-    pub fn english_bridge(&self, text: &str) -> Vec<&'static str> {
-        self.bridge_phrases(text).english
-    }
-
     /// The phrases of every group `text` touches, each once, in lexicon order, split by
-    /// whether they hold a Han character (one match of `text` for both; docs/adr/0020).
+    /// whether they hold a Han character (one match of `text` for both, the same phrase
+    /// matching as a request's; docs/adr/0020). For a tool summary written in Han characters,
+    /// the English ones say it in the words an English request uses.
     pub fn bridge_phrases(&self, text: &str) -> BridgePhrases {
         let prepared = PreparedQuery::new(text);
         let touched = self.touched_groups(&prepared);
