@@ -520,6 +520,20 @@ fn hash_surface(products: &[wire::Product]) -> Result<String> {
     Ok(sha256_hex(&bytes))
 }
 
+/// A catalog of one product, `product`, holding `tools` (catalog.v1 tool objects,
+/// comma-separated): the small catalogs other modules' tests are built on.
+#[cfg(test)]
+pub(crate) fn one_product(product: &str, tools: &str) -> Catalog {
+    Catalog::build(&[SourceFile {
+        name: "t.json".into(),
+        text: format!(
+            r#"{{"version":"catalog.v1","products":[{{"id":"{product}","tools":[{tools}]}}]}}"#
+        )
+        .into(),
+    }])
+    .unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1245,17 +1245,43 @@ fn schema_texts<'a>(schema: &'a serde_json::Value, depth: usize, out: &mut Vec<&
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The catalog of one catalog.v1 document.
-    fn catalog_from(text: &str) -> Catalog {
-        Catalog::build(&[SourceFile {
-            name: "t.json".into(),
-            text: text.to_string().into(),
-        }])
-        .unwrap()
-    }
-    use crate::catalog::SourceFile;
+    use crate::catalog::one_product;
     use crate::text::AnalyzerConfig;
+
+    /// Two tools, `p.recall` (撤回消息) and `p.list` titled `list_title`, numbered 1 and 0 (in
+    /// canonical-path order): the catalog the bridge tests lend to.
+    fn recall_and_list(list_title: &str) -> Catalog {
+        one_product(
+            "p",
+            &format!(
+                r#"{{"canonical_path":"p.recall","name":"recall","title":"撤回消息","description":"撤回一条已发送的消息"}},
+                {{"canonical_path":"p.list","name":"list","title":"{list_title}","description":"列出群"}}"#
+            ),
+        )
+    }
+    const LIST: ToolId = 0;
+    const RECALL: ToolId = 1;
+
+    /// `catalog`'s index under the default analyzer and equal field weights, with `bridge`.
+    fn index_of(catalog: &Catalog, bridge: Bridge) -> Index {
+        Index::build(
+            catalog,
+            &Analyzer::new(AnalyzerConfig::DEFAULT),
+            &[1.0; N_FIELDS],
+            false,
+            bridge,
+        )
+    }
+
+    /// Whether `index`'s description field holds `term` for `tool`.
+    fn description_holds(index: &Index, tool: ToolId, term: &str) -> bool {
+        index.terms.id(term).is_some_and(|id| {
+            index.fields[Field::Description as usize]
+                .postings(id)
+                .iter()
+                .any(|&(t, _)| t == tool)
+        })
+    }
 
     /// With or without the hash table, every term (and every non-term) gets the same answer.
     #[test]
@@ -1314,10 +1340,11 @@ mod tests {
     /// without them (so queries without pairs score as before).
     #[test]
     fn invariant_word_pairs_leave_field_lengths_alone() {
-        let text = r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
-            {"canonical_path":"p.send_message","name":"send_message","title":"Send a chat message","description":"Send the message to groups, fast"},
-            {"canonical_path":"p.list","name":"list","title":"列出 messages","description":"list all messages in one group"}]}]}"#;
-        let catalog = catalog_from(text);
+        let catalog = one_product(
+            "p",
+            r#"{"canonical_path":"p.send_message","name":"send_message","title":"Send a chat message","description":"Send the message to groups, fast"},
+            {"canonical_path":"p.list","name":"list","title":"列出 messages","description":"list all messages in one group"}"#,
+        );
         let weights = [1.0; N_FIELDS];
         let build = |shingles: bool| {
             let config = AnalyzerConfig {
@@ -1346,32 +1373,6 @@ mod tests {
     /// are mostly bilingual does not, nor does an English summary, nor `bridge` off.
     #[test]
     fn a_catalog_speaking_one_language_gets_the_english_bridge() {
-        let catalog = |second_title: &str| {
-            let text = format!(
-                r#"{{"version":"catalog.v1","products":[{{"id":"p","tools":[
-                {{"canonical_path":"p.recall","name":"recall","title":"撤回消息","description":"撤回一条已发送的消息"}},
-                {{"canonical_path":"p.list","name":"list","title":"{second_title}","description":"列出群"}}]}}]}}"#
-            );
-            catalog_from(&text)
-        };
-        let in_description = |catalog: &Catalog, english: bool, tool: ToolId, term: &str| {
-            let index = Index::build(
-                catalog,
-                &Analyzer::new(AnalyzerConfig::DEFAULT),
-                &[1.0; N_FIELDS],
-                false,
-                Bridge {
-                    english,
-                    synonyms: false,
-                },
-            );
-            index.terms.id(term).is_some_and(|id| {
-                index.fields[Field::Description as usize]
-                    .postings(id)
-                    .iter()
-                    .any(|&(t, _)| t == tool)
-            })
-        };
         const ENGLISH: Bridge = Bridge {
             english: true,
             synonyms: false,
@@ -1380,10 +1381,11 @@ mod tests {
             english: true,
             synonyms: true,
         };
-        // Tools are numbered in canonical-path order.
-        const LIST: ToolId = 0;
-        const RECALL: ToolId = 1;
-        let han_only = catalog("列出群聊");
+        let in_description = |catalog: &Catalog, english: bool, tool: ToolId, term: &str| {
+            let bridge = if english { ENGLISH } else { Bridge::OFF };
+            description_holds(&index_of(catalog, bridge), tool, term)
+        };
+        let han_only = recall_and_list("列出群聊");
         assert!(speaks_one_language(&han_only));
         assert!(bridges(&han_only, ENGLISH, false));
         assert!(!bridges(&han_only, Bridge::OFF, false));
@@ -1392,19 +1394,20 @@ mod tests {
         assert!(in_description(&han_only, true, LIST, "conversation"));
         assert!(!in_description(&han_only, false, RECALL, "unsend"));
         // One bilingual summary of two is not fewer than half: no bridge.
-        let bilingual = catalog("列出群聊 List chats");
+        let bilingual = recall_and_list("列出群聊 List chats");
         assert!(!speaks_one_language(&bilingual));
         assert!(!bridges(&bilingual, ENGLISH, false));
         assert!(!in_description(&bilingual, true, RECALL, "unsend"));
         // An English summary gets no bridge in a catalog that does.
-        let english = catalog("List chats");
+        let english = recall_and_list("List chats");
         assert!(speaks_one_language(&english));
         assert!(in_description(&english, true, RECALL, "unsend"));
         assert!(!in_description(&english, true, LIST, "conversation"));
         // A catalog with no Han summary speaks one language, but nothing is lent to it.
-        let text = r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
-            {"canonical_path":"p.recall","name":"recall","title":"Recall a message","description":"撤回一条已发送的消息"}]}]}"#;
-        let all_english = catalog_from(text);
+        let all_english = one_product(
+            "p",
+            r#"{"canonical_path":"p.recall","name":"recall","title":"Recall a message","description":"撤回一条已发送的消息"}"#,
+        );
         assert!(speaks_one_language(&all_english));
         assert!(!bridges(&all_english, BOTH, false));
         assert!(!in_description(&all_english, true, 0, "unsend"));
@@ -1415,32 +1418,18 @@ mod tests {
     /// addendum): 撤回消息 lends 收回 as `~收回`, never unmarked, and not 撤回, which it holds.
     #[test]
     fn a_han_summary_lends_its_synonyms_marked() {
-        let text = r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
-            {"canonical_path":"p.recall","name":"recall","title":"撤回消息","description":"撤回一条已发送的消息"},
-            {"canonical_path":"p.list","name":"list","title":"列出群聊","description":"列出群"}]}]}"#;
-        let catalog = catalog_from(text);
+        let catalog = recall_and_list("列出群聊");
         let description = |synonyms: bool| {
-            let index = Index::build(
+            let index = index_of(
                 &catalog,
-                &Analyzer::new(AnalyzerConfig::DEFAULT),
-                &[1.0; N_FIELDS],
-                false,
                 Bridge {
                     english: true,
                     synonyms,
                 },
             );
-            // p.recall is tool 1 (canonical-path order).
-            let holds = |term: &str| {
-                index.terms.id(term).is_some_and(|id| {
-                    index.fields[Field::Description as usize]
-                        .postings(id)
-                        .iter()
-                        .any(|&(t, _)| t == 1)
-                })
-            };
+            let holds = |term: &str| description_holds(&index, RECALL, term);
             let len = index.fields[Field::Description as usize]
-                .len_ratio(1)
+                .len_ratio(RECALL)
                 .to_bits();
             (
                 (
@@ -1463,16 +1452,11 @@ mod tests {
     /// in the description gives today's pairs and no more.
     #[test]
     fn stop_pairs_are_indexed_for_use_when_only() {
-        let text = r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
-            {"canonical_path":"p.remove","name":"remove","title":"Remove","description":"take her off the invite","use_when":["take him off the list"]}]}]}"#;
-        let catalog = catalog_from(text);
-        let index = Index::build(
-            &catalog,
-            &Analyzer::new(AnalyzerConfig::DEFAULT),
-            &[1.0; N_FIELDS],
-            false,
-            Bridge::OFF,
+        let catalog = one_product(
+            "p",
+            r#"{"canonical_path":"p.remove","name":"remove","title":"Remove","description":"take her off the invite","use_when":["take him off the list"]}"#,
         );
+        let index = index_of(&catalog, Bridge::OFF);
         let in_field = |field: Field, term: &str| {
             index.terms.id(term).is_some_and(|id| {
                 let postings = index.fields[field as usize].postings(id);
@@ -1523,11 +1507,7 @@ mod tests {
                 )
             })
             .collect();
-        let text = format!(
-            r#"{{"version":"catalog.v1","products":[{{"id":"p","tools":[{}]}}]}}"#,
-            tools.join(",")
-        );
-        let catalog = catalog_from(&text);
+        let catalog = one_product("p", &tools.join(","));
         let analyzer = Analyzer::new(AnalyzerConfig::DEFAULT);
         let both = Bridge {
             english: true,

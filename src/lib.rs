@@ -301,15 +301,11 @@ mod tests {
     fn the_judge_is_built_only_for_a_lexical_answer_of_a_bridged_catalog() {
         // An engine over one product holding `tools` (catalog.v1 tool objects).
         let engine_of = |tools: &str| {
-            let text = format!(
-                r#"{{"version":"catalog.v1","products":[{{"id":"p","tools":[{tools}]}}]}}"#
-            );
-            let catalog = Catalog::build(&[catalog::SourceFile {
-                name: "t.json".into(),
-                text: text.into(),
-            }])
-            .unwrap();
-            Engine::new(catalog, retrieve::DEFAULT_RETRIEVER).unwrap()
+            Engine::new(
+                catalog::one_product("p", tools),
+                retrieve::DEFAULT_RETRIEVER,
+            )
+            .unwrap()
         };
         let request = |query: &str| format!(r#"{{"version":"tool-search.v1","query":"{query}"}}"#);
         let engine = engine_of(

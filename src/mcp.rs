@@ -361,13 +361,10 @@ mod tests {
     use std::collections::BTreeSet;
 
     fn engine() -> Engine {
-        let catalog = crate::catalog::Catalog::build(&[crate::catalog::SourceFile {
-            name: "t.json".into(),
-            text: r#"{"version":"catalog.v1","products":[{"id":"p","tools":[
-                {"canonical_path":"p.a","name":"a","title":"Send a message","effect":"write"}]}]}"#
-                .into(),
-        }])
-        .unwrap();
+        let catalog = crate::catalog::one_product(
+            "p",
+            r#"{"canonical_path":"p.a","name":"a","title":"Send a message","effect":"write"}"#,
+        );
         Engine::new(catalog, crate::retrieve::DEFAULT_RETRIEVER).unwrap()
     }
 

@@ -912,20 +912,7 @@ fn rounded(score: f64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::SourceFile;
-
-    /// A catalog of one product, `product`, holding `tools` (catalog.v1 tool objects,
-    /// comma-separated).
-    fn catalog_of(product: &str, tools: &str) -> Catalog {
-        Catalog::build(&[SourceFile {
-            name: "t.json".into(),
-            text: format!(
-                r#"{{"version":"catalog.v1","products":[{{"id":"{product}","tools":[{tools}]}}]}}"#
-            )
-            .into(),
-        }])
-        .unwrap()
-    }
+    use crate::catalog::one_product;
 
     /// The canonical paths `config` finds for `query` over every tool of `catalog`.
     fn found(catalog: &Catalog, config: Bm25Config, query: &str) -> Vec<String> {
@@ -966,7 +953,7 @@ mod tests {
                     )
                 })
                 .collect();
-            catalog_of("office", &tools.join(","))
+            one_product("office", &tools.join(","))
         };
         let confident = |catalog: &Catalog, config: Bm25Config, query: &str| {
             let eligible = vec![true; catalog.tools().len()];
@@ -1025,7 +1012,7 @@ mod tests {
     /// makes it a confident hit; a tool with a summary still needs an identity or summary match.
     #[test]
     fn a_description_stands_in_for_a_missing_summary() {
-        let catalog = catalog_of(
+        let catalog = one_product(
             "api",
             r#"{"canonical_path":"api.a1","name":"a1","description":"Translate a document."},
                 {"canonical_path":"api.b2","name":"b2","agent_summary":"Something else.","description":"Translate a document."}"#,
@@ -1061,7 +1048,7 @@ mod tests {
     /// "conviction"), at `stem_weight` below the tool that has the word itself.
     #[test]
     fn stem_siblings_join_the_query_below_its_own_words() {
-        let catalog = catalog_of(
+        let catalog = one_product(
             "law",
             r#"{"canonical_path":"law.find_records","name":"find_records","description":"Find people by their conviction."},
                 {"canonical_path":"law.list_cases","name":"list_cases","description":"Cases where someone was convicted."},
@@ -1088,7 +1075,7 @@ mod tests {
     /// does (an English request's lexicon group brings 收回 too, but no twin), nor does an arm.
     #[test]
     fn own_han_words_meet_the_lent_synonyms() {
-        let catalog = catalog_of(
+        let catalog = one_product(
             "im",
             r#"{"canonical_path":"im.recall","name":"recall","title":"撤回消息","description":"撤回一条已发送的消息"},
                 {"canonical_path":"im.list","name":"list","title":"列出群聊","description":"列出群"}"#,
@@ -1145,7 +1132,7 @@ mod tests {
     /// shorter one ("mial") and a word the catalog has are left alone.
     #[test]
     fn typos_reach_the_words_one_edit_away() {
-        let catalog = catalog_of(
+        let catalog = one_product(
             "p",
             r#"{"canonical_path":"p.cal","name":"cal","description":"Open the shared calendar."},
                 {"canonical_path":"p.inbox","name":"inbox","description":"Receive mail in the inbox."},
@@ -1178,7 +1165,7 @@ mod tests {
     #[test]
     fn large_term_frequencies_score_like_unpruned() {
         let repeated = "export ".repeat(9);
-        let catalog = catalog_of(
+        let catalog = one_product(
             "p",
             &format!(
                 r#"{{"canonical_path":"p.a","name":"a","description":"{repeated} report"}},
@@ -1207,7 +1194,7 @@ mod tests {
     /// score (docs/adr/0013's arm-floor addendum); 0 keeps them all.
     #[test]
     fn an_arm_drops_the_hits_below_its_floor() {
-        let catalog = catalog_of(
+        let catalog = one_product(
             "p",
             r#"{"canonical_path":"p.a","name":"a","agent_summary":"Export the quarterly report.","description":"Export the quarterly report as a file."},
                 {"canonical_path":"p.b","name":"b","agent_summary":"Share a report.","description":"Share a report with a colleague."},
