@@ -35,6 +35,11 @@ pub struct SourceFile {
 pub struct ProductInfo {
     pub id: String,
     pub name: Option<String>,
+    /// The product's own text, which no tool's fields hold: the product prior reads it
+    /// ([`Catalog::products_as_tools`]).
+    pub description: Option<String>,
+    pub agent_summary: Option<String>,
+    pub use_when: Vec<String>,
 }
 
 /// A tool of the snapshot: its catalog.v1 definition plus the product it belongs to.
@@ -151,6 +156,9 @@ impl Catalog {
             product_infos.push(ProductInfo {
                 id: product.id,
                 name: product.name,
+                description: product.description,
+                agent_summary: product.agent_summary,
+                use_when: product.use_when,
             });
         }
         if tools.is_empty() {
@@ -205,6 +213,50 @@ impl Catalog {
             canonical_keys,
             cli_keys,
         })
+    }
+
+    /// A catalog of one document per product, for the product prior (docs/adr/0003's
+    /// product-prior addendum): the product's name as title, its `agent_summary` (else its
+    /// description, else its name) as summary, its description and its `use_when`
+    /// (`avoid_when` says what it is not for, so it is left out). Its tools are in the order
+    /// of [`Catalog::products`] (`p.<id>`, the ids sorted). `None` for fewer than two products.
+    pub fn products_as_tools(&self) -> Option<Catalog> {
+        if self.products.len() < 2 {
+            return None;
+        }
+        let tools = self
+            .products
+            .iter()
+            .map(|product| {
+                let title = product.name.clone().unwrap_or_else(|| product.id.clone());
+                wire::Tool {
+                    canonical_path: format!("p.{}", product.id),
+                    name: product.id.clone(),
+                    title: Some(title.clone()),
+                    agent_summary: Some(
+                        product
+                            .agent_summary
+                            .clone()
+                            .or_else(|| product.description.clone())
+                            .unwrap_or(title),
+                    ),
+                    description: product.description.clone(),
+                    use_when: product.use_when.clone(),
+                    effect: Some(Effect::Read),
+                    ..wire::Tool::default()
+                }
+            })
+            .collect();
+        let product = wire::Product {
+            id: "p".into(),
+            name: None,
+            description: None,
+            agent_summary: None,
+            use_when: Vec::new(),
+            avoid_when: Vec::new(),
+            tools,
+        };
+        Catalog::from_products(vec![product], None).ok()
     }
 
     pub fn tools(&self) -> &[ToolEntry] {
@@ -537,6 +589,32 @@ pub(crate) fn one_product(product: &str, tools: &str) -> Catalog {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The product prior's documents: one per product, in product order, with the product's
+    /// own text and its fallbacks; none for a catalog of one product.
+    #[test]
+    fn products_become_one_document_each() {
+        let catalog = Catalog::build(&source(
+            r#"{"version":"catalog.v1","products":[
+                {"id":"zeta","name":"Zeta","description":"Z things.","agent_summary":"Zeta summary.","use_when":["z"],"avoid_when":["not z"],"tools":[{"canonical_path":"zeta.a","name":"a"}]},
+                {"id":"alpha","description":"Alpha things.","tools":[{"canonical_path":"alpha.a","name":"a"}]}]}"#,
+        ))
+        .unwrap();
+        let documents = catalog.products_as_tools().unwrap();
+        let tools: Vec<_> = documents.tools().iter().map(|t| &t.def).collect();
+        assert_eq!(tools.len(), 2);
+        assert_eq!(tools[0].canonical_path, "p.alpha");
+        assert_eq!(tools[0].title.as_deref(), Some("alpha"));
+        assert_eq!(tools[0].agent_summary.as_deref(), Some("Alpha things."));
+        assert_eq!(tools[1].canonical_path, "p.zeta");
+        assert_eq!(tools[1].title.as_deref(), Some("Zeta"));
+        assert_eq!(tools[1].agent_summary.as_deref(), Some("Zeta summary."));
+        assert_eq!(tools[1].description.as_deref(), Some("Z things."));
+        assert_eq!(tools[1].use_when, vec!["z".to_string()]);
+        assert!(tools[1].avoid_when.is_empty());
+        let one = Catalog::build(&source(TWO_TOOLS)).unwrap();
+        assert!(one.products_as_tools().is_none());
+    }
 
     fn source(text: &str) -> Vec<SourceFile> {
         vec![SourceFile {

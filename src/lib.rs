@@ -251,14 +251,17 @@ impl Retriever for Engine {
     fn judge(&self) -> Option<&dyn Retriever> {
         self.judge
             .get_or_init(|| {
-                index::bridges(&self.catalog, self.config.lends(), self.config.single_field).then(
-                    || {
-                        self.build_retriever(retrieve::Bm25Config {
-                            bridge: false,
-                            ..self.config
-                        })
-                    },
-                )
+                let bridged =
+                    index::bridges(&self.catalog, self.config.lends(), self.config.single_field);
+                bridged.then(|| {
+                    // The answer without the bridge and without the product prior, as the
+                    // weak flag was calibrated (pre-registrations 99 and 103).
+                    self.build_retriever(retrieve::Bm25Config {
+                        bridge: false,
+                        product_weight: 0.0,
+                        ..self.config
+                    })
+                })
             })
             .as_deref()
     }

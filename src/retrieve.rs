@@ -197,6 +197,19 @@ fn name_static(name: &str) -> Option<&'static str> {
     RETRIEVERS.iter().copied().find(|n| *n == name)
 }
 
+/// How many of the best-matching products the product prior lifts: every product of each
+/// catalog it was measured on (13, 10 and 20 products), and a bound on its cost in a catalog of
+/// thousands (docs/adr/0003's product-prior addendum: all 5,525 products of the 100,000-tool
+/// benchmark cost 1.3 ms a query).
+pub const PRIOR_PRODUCTS: usize = 20;
+
+/// Whether `config` scores `catalog` with the product prior (docs/adr/0003's product-prior
+/// addendum, pre-registration 103): a weight, several products, and not the catalog the
+/// learned models were trained for, whose scores they read as trained.
+pub fn has_product_prior(config: &Bm25Config, catalog: &Catalog) -> bool {
+    config.product_weight > 0.0 && catalog.products().len() >= 2 && !weak::weak().fits(catalog)
+}
+
 /// Weighted per-field BM25 (k1, b, idf `ln(1 + (N − df + 0.5)/(df + 0.5))`, query-term
 /// weight `ln(1 + qtf)`).
 pub struct FieldedBm25 {
@@ -238,6 +251,10 @@ pub struct FieldedBm25 {
     tool_products: Vec<usize>,
     /// Per product: the phrases that name it (id and display name).
     product_names: Vec<Vec<String>>,
+    /// The product prior's retriever: this configuration over one document per product
+    /// (`Catalog::products_as_tools`, its tools in product order), where `product_weight`
+    /// applies (docs/adr/0003's product-prior addendum).
+    products: Option<Box<FieldedBm25>>,
     /// Per learned text (see `LearnedPairs::text`), filled on first use: its terms' ids.
     learned_terms: std::sync::OnceLock<Vec<std::sync::OnceLock<Vec<u32>>>>,
     /// Learned pairs parsed at run time (`eval --param learned_pairs=FILE`) instead of the
@@ -288,6 +305,19 @@ impl FieldedBm25 {
             .count()
             >= n_tools;
         let trained_for = weak::weak().fits(catalog);
+        let product_config = Bm25Config {
+            product_weight: 0.0,
+            learned_weak: false,
+            learned_sure: false,
+            learned_tail: false,
+            ..config
+        };
+        let mut products = None;
+        if has_product_prior(&config, catalog) {
+            if let Some(documents) = catalog.products_as_tools() {
+                products = Some(Box::new(FieldedBm25::new(name, product_config, &documents)));
+            }
+        }
         let sure_model = Some(weak::sure()).filter(|model| {
             config.learned_sure && config.learned_weak && config.bm25f && model.fits(catalog)
         });
@@ -360,6 +390,7 @@ impl FieldedBm25 {
                 .iter()
                 .map(|p| p.name.iter().cloned().chain([p.id.clone()]).collect())
                 .collect(),
+            products,
         }
     }
 
@@ -400,6 +431,9 @@ impl Retriever for FieldedBm25 {
                 return;
             }
             self.combined_postings(term as u32);
+        }
+        if let Some(products) = &self.products {
+            products.warm(stop);
         }
     }
 
@@ -488,8 +522,27 @@ impl FieldedBm25 {
         let Some(model) = self.weak_model.filter(|_| !hits.is_empty()) else {
             return (hits, None);
         };
-        let scale = self.feature_scale(&plan, &plans, &hits);
-        let Some(x) = self.first_hit_features(&plan, &plans, &scale, eligible, &hits, searched)
+        // The models were trained without the product prior: they read each hit's score
+        // without its factor (and `intent_multiplier`), in the answer's order.
+        let unlifted: Vec<Hit>;
+        let judged = if plan.product_prior.is_empty() {
+            &hits
+        } else {
+            unlifted = hits
+                .iter()
+                .map(|hit| {
+                    let prior = self.prior_of(&plan, hit.tool);
+                    Hit {
+                        score: hit.score / prior,
+                        multiplier: hit.multiplier / prior,
+                        ..hit.clone()
+                    }
+                })
+                .collect();
+            &unlifted
+        };
+        let scale = self.feature_scale(&plan, &plans, judged);
+        let Some(x) = self.first_hit_features(&plan, &plans, &scale, eligible, judged, searched)
         else {
             return (hits, None);
         };
@@ -510,7 +563,7 @@ impl FieldedBm25 {
             .filter(|_| fairly_sure && !verdict.doubted())
         {
             let judged = self
-                .tail_features(&plan, &plans, &scale, &hits, &x)
+                .tail_features(&plan, &plans, &scale, judged, &x)
                 .iter()
                 .zip(&hits[1..])
                 .map(|(features, hit)| (hit.tool, tail.probability(features)))
@@ -614,6 +667,9 @@ pub(crate) struct QueryPlan {
     change: bool,
     /// Per product: whether the request names it.
     named_products: Vec<bool>,
+    /// Per product: its product-prior multiplier, `1 + product_weight × S(p) / max S` (empty
+    /// where the prior does not apply).
+    product_prior: Vec<f64>,
     /// The coordination factor's weight (0 = off).
     coord: f64,
 }
@@ -629,9 +685,23 @@ impl QueryPlan {
 }
 
 impl FieldedBm25 {
-    /// The intent and product multipliers of `tool` under `plan` (the coordination factor
-    /// apart).
+    /// The intent and product multipliers of `tool` under `plan`, the product prior's included
+    /// (the coordination factor apart).
     fn multiplier(&self, plan: &QueryPlan, tool: ToolId) -> f64 {
+        self.intent_multiplier(plan, tool) * self.prior_of(plan, tool)
+    }
+
+    /// The product-prior factor of `tool` under `plan` (1 where the prior does not apply).
+    fn prior_of(&self, plan: &QueryPlan, tool: ToolId) -> f64 {
+        plan.product_prior
+            .get(self.tool_products[tool as usize])
+            .copied()
+            .unwrap_or(1.0)
+    }
+
+    /// The intent multipliers and the named-product lift of `tool` under `plan`: its multiplier
+    /// without the product prior, as the weak model reads it (it was trained without one).
+    fn intent_multiplier(&self, plan: &QueryPlan, tool: ToolId) -> f64 {
         let destructive = self.tool_effects[tool as usize] == Some(Effect::Destructive);
         let mut multiplier = if plan.penalize_destructive && destructive {
             self.config.destructive_penalty
@@ -841,8 +911,42 @@ impl FieldedBm25 {
             read_only,
             change,
             named_products,
+            product_prior: self.product_prior(query, role),
             coord,
         }
+    }
+
+    /// The largest product-prior multiplier any tool can get (1 where the prior does not
+    /// apply), for pruning's bounds.
+    pub(super) fn max_product_prior(&self) -> f64 {
+        if self.products.is_some() {
+            1.0 + self.config.product_weight.max(0.0)
+        } else {
+            1.0
+        }
+    }
+
+    /// Per product, its product-prior multiplier for `query` (docs/adr/0003's product-prior
+    /// addendum): the products' documents ranked as this role ranks tools, each of the best
+    /// [`PRIOR_PRODUCTS`] scores over the best; 1 for the others. Empty where the prior does not
+    /// apply; all 1 when no product scores.
+    fn product_prior(&self, query: &str, role: Role) -> Vec<f64> {
+        let Some(products) = &self.products else {
+            return Vec::new();
+        };
+        let n_products = self.product_names.len();
+        let mut prior = vec![1.0; n_products];
+        let all = vec![true; products.n_tools];
+        let hits = products.rank(query, &all, n_products.min(PRIOR_PRODUCTS), role);
+        let best = hits.first().map_or(0.0, |hit| hit.score);
+        if best > 0.0 {
+            for hit in &hits {
+                if let Some(slot) = prior.get_mut(hit.tool as usize) {
+                    *slot = 1.0 + self.config.product_weight * hit.score / best;
+                }
+            }
+        }
+        prior
     }
 }
 
@@ -1225,5 +1329,56 @@ mod tests {
         let (all, kept) = arm(Bm25Config::DEFAULT.arm_floor);
         assert!(0 < kept && kept < all, "kept {kept} of {all}");
         assert_eq!(arm(1.0).1, 1);
+    }
+
+    /// Two tools alike but for their product: the product prior (pre-registration 103) puts
+    /// first the one whose product's own text the request meets, by `1 + product_weight` at
+    /// most; without it they tie and the canonical path decides. One product gets no prior.
+    #[test]
+    fn the_product_prior_lifts_the_tools_of_the_product_the_request_is_about() {
+        let tool = |product: &str| {
+            format!(
+                r#"{{"canonical_path":"{product}.export","name":"export","agent_summary":"Export the report as a spreadsheet."}}"#
+            )
+        };
+        let catalog = Catalog::build(&[crate::catalog::SourceFile {
+            name: "t.json".into(),
+            text: format!(
+                r#"{{"version":"catalog.v1","products":[
+                    {{"id":"books","name":"Bookkeeping","agent_summary":"Ledgers, invoices and tax returns.","tools":[{}]}},
+                    {{"id":"crm","name":"Customers","description":"Leads, deals and the sales pipeline.","use_when":["a customer's deal moves on"],"tools":[{}]}}]}}"#,
+                tool("books"),
+                tool("crm")
+            )
+            .into(),
+        }])
+        .unwrap();
+        let query = "export the sales pipeline report";
+        let eligible = [true; 2];
+        let scores = |weight: f64| {
+            let config = Bm25Config {
+                product_weight: weight,
+                ..Bm25Config::DEFAULT
+            };
+            let retriever = FieldedBm25::new("fielded_bm25", config, &catalog);
+            retriever
+                .search(query, &eligible, 10)
+                .iter()
+                .map(|hit| (catalog.tool(hit.tool).def.canonical_path.clone(), hit.score))
+                .collect::<Vec<_>>()
+        };
+        let without = scores(0.0);
+        assert_eq!(without[0].0, "books.export");
+        assert_eq!(without[0].1, without[1].1);
+        let with = scores(Bm25Config::DEFAULT.product_weight);
+        assert_eq!(with[0].0, "crm.export");
+        // The request meets only the crm product's text: its tools get the whole prior.
+        let lift = with[0].1 / without[0].1;
+        assert!((lift - (1.0 + Bm25Config::DEFAULT.product_weight)).abs() < 1e-9);
+        assert_eq!(with[1].1, without[1].1);
+        // One product: nothing to choose between, no prior.
+        let one = one_product("crm", &tool("crm"));
+        let retriever = FieldedBm25::new("fielded_bm25", Bm25Config::DEFAULT, &one);
+        assert!(retriever.products.is_none());
     }
 }

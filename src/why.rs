@@ -294,7 +294,12 @@ fn explain_request(
     if outcome.abstained {
         out.push_str(", abstained");
     }
-    if outcome.strategy != search::STRATEGY_EXACT_GUARD && engine.judge().is_some() {
+    let bridged = crate::index::bridges(
+        engine.catalog(),
+        engine.config.lends(),
+        engine.config.single_field,
+    );
+    if outcome.strategy != search::STRATEGY_EXACT_GUARD && bridged {
         // The index holds the lexicon's English bridge; the weak flag is the judge's (ADR 0020).
         out.push_str(if engine.config.lends().synonyms {
             " · English bridge and Han synonyms in the description field (docs/adr/0020)"
@@ -483,6 +488,18 @@ fn write_terms(out: &mut String, explanation: &Explanation) {
             "off".to_string()
         }
     );
+    if !explanation.product_prior.is_empty() {
+        let lifted: Vec<String> = explanation
+            .product_prior
+            .iter()
+            .map(|(product, prior)| format!("{product} ×{prior:.3}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "products   the product prior (docs/adr/0003) lifts {}",
+            lifted.join(" · ")
+        );
+    }
     let _ = writeln!(
         out,
         "terms      {} the catalog uses ({own} of the request, {} joined); {} of the request's words it never uses; the user's words' idf {:.3}",

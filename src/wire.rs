@@ -291,7 +291,7 @@ pub struct Product {
     pub tools: Vec<Tool>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Tool {
     /// `<product id>.<name>`

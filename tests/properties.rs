@@ -887,21 +887,31 @@ fn pruning_changes_nothing_on_judged_queries() {
 /// prints) reproduces each hit's per-field sums, score and coverage bit for bit, and its parts
 /// add up (in term order) to those sums: as a single request and as an arm.
 fn explanation_adds_up(query: &str, eligible: &[bool]) -> Result<(), TestCaseError> {
+    explanation_adds_up_in(retriever(), query, eligible)
+}
+
+/// [`explanation_adds_up`] for `retriever`.
+fn explanation_adds_up_in(
+    retriever: &dyn toolsearch::retrieve::Retriever,
+    query: &str,
+    eligible: &[bool],
+) -> Result<(), TestCaseError> {
     use toolsearch::retrieve::Role;
     for role in [Role::Single, Role::Arm] {
-        role_explanation_adds_up(query, eligible, role)?;
+        role_explanation_adds_up(retriever, query, eligible, role)?;
     }
     Ok(())
 }
 
 fn role_explanation_adds_up(
+    retriever: &dyn toolsearch::retrieve::Retriever,
     query: &str,
     eligible: &[bool],
     role: toolsearch::retrieve::Role,
 ) -> Result<(), TestCaseError> {
-    let hits = retriever().rank(query, eligible, 10, role);
+    let hits = retriever.rank(query, eligible, 10, role);
     let tools: Vec<u32> = hits.iter().map(|hit| hit.tool).collect();
-    let explanation = retriever()
+    let explanation = retriever
         .explain(query, &tools, role)
         .ok_or_else(|| TestCaseError::fail("the default retriever explains"))?;
     prop_assert_eq!(explanation.tools.len(), hits.len());
@@ -997,6 +1007,67 @@ fn on_every_judged_query(check: fn(&str, &[bool]) -> Result<(), TestCaseError>) 
 #[test]
 fn explanations_add_up_on_judged_queries() {
     on_every_judged_query(explanation_adds_up);
+}
+
+/// The product prior (pre-registration 103) applies on the foreign catalog (several products,
+/// not the one the learned models were trained for). There too, on every request and
+/// subquery judged over it: pruning changes no byte (also with its dense lists deferred),
+/// explanations reproduce the ranking in both roles, and the prior moves answers.
+#[test]
+fn the_product_prior_is_exact_on_the_foreign_catalog() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("qrels/foreign");
+    let with = |params: &[(&str, &str)]| {
+        let catalog = toolsearch::cli::load_catalog(Some(&root.join("catalog")))
+            .expect("the foreign catalog loads");
+        let params: Vec<(String, String)> = params
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Engine::with_params(catalog, "fielded_bm25", &params).expect("default retriever")
+    };
+    let engine = with(&[]);
+    let unpruned = with(&[("prune", "false")]);
+    let deferring = with(&[("defer_min_tools", "0")]);
+    let without = with(&[("product_weight", "0")]);
+    let retriever =
+        toolsearch::retrieve::build("fielded_bm25", engine.catalog()).expect("default retriever");
+    let eligible = vec![true; engine.catalog().tools().len()];
+    let mut queries = BTreeSet::new();
+    for entry in std::fs::read_dir(&root).expect("qrels/foreign") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let set: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("read"))
+                .expect("qrels JSON");
+            for case in set["cases"].as_array().expect("cases") {
+                let subqueries = case["workflow"]["subqueries"].as_array();
+                for text in std::iter::once(&case["query"]).chain(subqueries.into_iter().flatten())
+                {
+                    let text: String = text.as_str().expect("text").chars().take(256).collect();
+                    queries.insert(text);
+                }
+            }
+        }
+    }
+    assert!(queries.len() >= 1_000, "only {} requests", queries.len());
+    let mut moved = 0;
+    for query in &queries {
+        for limit in [1, 5, 20] {
+            let request = json!({"version":"tool-search.v1","query":query,"limit":limit});
+            assert_eq!(
+                explained(&engine, &request),
+                explained(&unpruned, &request),
+                "{request}"
+            );
+        }
+        let request = json!({"version":"tool-search.v1","query":query,"limit":10});
+        let answer = explained(&engine, &request);
+        assert_eq!(answer, explained(&deferring, &request), "{request}");
+        moved += usize::from(answer != explained(&without, &request));
+        if let Err(failure) = explanation_adds_up_in(retriever.as_ref(), query, &eligible) {
+            panic!("{failure}");
+        }
+    }
+    assert!(moved >= 100, "the prior moved only {moved} answers");
 }
 
 proptest! {

@@ -134,6 +134,12 @@ pub struct Bm25Config {
     pub coord: f64,
     /// Score multiplier for tools of a product the query names (1 = off).
     pub product_boost: f64,
+    /// The product prior (docs/adr/0003's product-prior addendum, pre-registration 103): in a
+    /// catalog of several products, the request is also scored against one document per
+    /// product (its name, description, agent_summary and use_when, which no tool field holds),
+    /// and each tool's multiplier gets `1 + product_weight × S(p) / max S`, `p` its product
+    /// (0 = off). Not on the catalog the learned models were trained for (`FieldedBm25::new`).
+    pub product_weight: f64,
     /// Query-term weight of the catalog words of the learned pairs whose query word the
     /// request contains (`LearnedPairs::expansion`; 0 = off; docs/adr/0015).
     pub learned_weight: f64,
@@ -224,6 +230,7 @@ impl Bm25Config {
             "bridge" => self.bridge = flag()?,
             "coord" => self.coord = number()?,
             "product_boost" => self.product_boost = number()?,
+            "product_weight" => self.product_weight = number()?,
             "learned_weight" => self.learned_weight = number()?,
             "single_field" => self.single_field = flag()?,
             "bm25f" => self.bm25f = flag()?,
@@ -302,6 +309,7 @@ impl Bm25Config {
         synonym_weight: 0.5,
         coord: 0.3,
         product_boost: 1.0,
+        product_weight: 0.3,
         learned_weight: 0.1,
         bm25f: true,
         prune: true,
@@ -360,6 +368,7 @@ impl Bm25Config {
         synonym_weight: 0.0,
         coord: 0.0,
         product_boost: 1.0,
+        product_weight: 0.0,
         learned_weight: 0.0,
         bm25f: false,
         prune: true,

@@ -24,6 +24,10 @@ pub struct Explanation {
     pub change: bool,
     /// The coordination factor's weight (0 = off: a request of few words).
     pub coord: f64,
+    /// The product prior (docs/adr/0003's product-prior addendum): each product whose tools it
+    /// lifts, with its multiplier, largest first (ties by product id); empty where it does
+    /// not apply or no product scores.
+    pub product_prior: Vec<(String, f64)>,
     /// The tools asked about, in the order asked.
     pub tools: Vec<ToolScore>,
 }
@@ -168,8 +172,22 @@ impl FieldedBm25 {
             read_only: plan.read_only,
             change: plan.change,
             coord: plan.coord,
+            product_prior: self.lifted_products(&plan),
             tools: scores,
         })
+    }
+
+    /// The products `plan`'s product prior lifts, with their multipliers, largest first.
+    fn lifted_products(&self, plan: &QueryPlan) -> Vec<(String, f64)> {
+        let mut lifted: Vec<(String, f64)> = plan
+            .product_prior
+            .iter()
+            .zip(&self.product_names)
+            .filter(|(&prior, _)| prior > 1.0)
+            .filter_map(|(&prior, names)| Some((names.last()?.clone(), prior)))
+            .collect();
+        lifted.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        lifted
     }
 
     /// `tool`'s score from a request's `plans` (its [`FieldedBm25::bm25f_plans`]), term by term:

@@ -130,7 +130,8 @@ impl FieldedBm25 {
         let max_multiplier = self.config.destructive_penalty.max(1.0)
             * self.config.read_only_penalty.max(1.0)
             * self.config.change_penalty.max(1.0)
-            * self.config.product_boost.max(1.0);
+            * self.config.product_boost.max(1.0)
+            * self.max_product_prior();
         let is_eligible = |tool: usize| eligible.get(tool).copied().unwrap_or(false);
         // In chunks: once `limit` totals are held, a chunk whose largest total cannot beat the
         // floor even at `max_multiplier` is only counted (the per-tool test below would skip

@@ -348,7 +348,7 @@ impl FieldedBm25 {
         };
         x[35] = hit.score / top;
         x[36] = hit.score.ln_1p();
-        x[37] = self.multiplier(plan, hit.tool);
+        x[37] = self.intent_multiplier(plan, hit.tool);
         x[38] = coord_factor(plan.coord, covered, scale.own_idf_total);
         x[39] = covered / own;
         x[40] = plan.unknown_words as f64;

@@ -174,8 +174,9 @@ fn the_sets_over_other_catalogs_are_valid_and_consistent_with_them() {
                 "holdout-3.json",
                 "holdout-4.json",
                 "holdout-5.json",
+                "holdout-6.json",
             ][..],
-            1310,
+            1547,
         ),
         (
             "imported",

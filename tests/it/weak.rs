@@ -296,13 +296,18 @@ fn the_flag_does_not_depend_on_the_limit() {
 }
 
 /// The English bridge (docs/adr/0020) moves the ranking of a catalog that speaks one language
-/// and never its weak flags, which the same request without the bridge decides. The embedded
-/// catalog, whose summaries are mostly bilingual, is not bridged at all.
+/// and never its weak flags, which the same request without the bridge (and without the product
+/// prior, docs/adr/0003) decides. The embedded catalog, whose summaries are mostly bilingual, is
+/// not bridged at all.
 #[test]
 fn the_bridge_moves_rankings_and_never_weak_flags() {
     let foreign = repo().join("qrels/foreign/catalog").display().to_string();
     let on = eval_report("foreign/dev.json", Some(&foreign), &[]);
-    let off = eval_report("foreign/dev.json", Some(&foreign), &["bridge=false"]);
+    let off = eval_report(
+        "foreign/dev.json",
+        Some(&foreign),
+        &["bridge=false", "product_weight=0"],
+    );
     let moved = same_flags(&on, &off)
         .filter(|(a, b)| a["returned"] != b["returned"])
         .count();
@@ -314,4 +319,51 @@ fn the_bridge_moves_rankings_and_never_weak_flags() {
     let on = eval_report("test.json", None, &[]);
     let off = eval_report("test.json", None, &["bridge=false"]);
     assert_eq!(on["per_case"], off["per_case"]);
+}
+
+/// The product prior (docs/adr/0003's product-prior addendum) moves the rankings of a catalog of
+/// several products. On the bridged foreign catalog it never moves a weak flag, by construction:
+/// the judge (no bridge, no prior) decides them. On the imported English catalog, where the
+/// first-hit rule reads the answer's own first hit, no flag moved when it was adopted: a
+/// tripwire. The weak model reads an answer's scores without the prior's factors; on the foreign
+/// catalog without the bridge (so that the model judges the answer itself) the flags move by at
+/// most one request either way (44 → 43 answerable singles flagged when adopted; with the
+/// factors left in, 44 → 35).
+#[test]
+fn the_product_prior_moves_rankings_and_not_weak_flags() {
+    let flagged = |report: &serde_json::Value| {
+        report["per_case"]
+            .as_array()
+            .expect("per_case")
+            .iter()
+            .filter(|case| case["weak_match"] == true)
+            .count()
+    };
+    for (qrels, catalog, at_least) in [
+        ("foreign/dev.json", "qrels/foreign/catalog", 20),
+        ("imported/dev.json", "qrels/imported/catalog", 10),
+    ] {
+        let catalog = repo().join(catalog).display().to_string();
+        let on = eval_report(qrels, Some(&catalog), &[]);
+        let off = eval_report(qrels, Some(&catalog), &["product_weight=0"]);
+        let moved = same_flags(&on, &off)
+            .filter(|(a, b)| a["returned"] != b["returned"])
+            .count();
+        assert!(
+            moved >= at_least,
+            "the prior moved {moved} answers of {qrels}"
+        );
+        let on = eval_report(qrels, Some(&catalog), &["bridge=false"]);
+        let off = eval_report(qrels, Some(&catalog), &["bridge=false", "product_weight=0"]);
+        assert!(
+            flagged(&on).abs_diff(flagged(&off)) <= 1,
+            "{qrels} without the bridge: {} flagged with the prior, {} without",
+            flagged(&on),
+            flagged(&off)
+        );
+        assert_eq!(
+            on["overall"]["abstain_accuracy"],
+            off["overall"]["abstain_accuracy"]
+        );
+    }
 }

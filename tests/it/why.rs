@@ -305,3 +305,40 @@ fn why_says_when_the_catalog_is_bridged() {
     let run = ts(&["why", "--query", "unsend my last message"]).run();
     assert!(!run.stdout.contains("English bridge"), "{}", run.stdout);
 }
+
+/// On a catalog of several products that is not the embedded one, `why` names the products
+/// the product prior lifts (docs/adr/0003's product-prior addendum), and no line without it;
+/// the embedded catalog gets no prior.
+#[test]
+fn why_names_the_products_the_prior_lifts() {
+    let foreign = repo().join("qrels/foreign/catalog").display().to_string();
+    let why = |catalog: Option<&str>, params: &[&str]| {
+        let mut args = vec!["why", "--query", "move my 1:1 with Lisa to Friday"];
+        if let Some(catalog) = catalog {
+            args.extend_from_slice(&["--catalog", catalog]);
+        }
+        args.extend_from_slice(params);
+        let run = ts(&args).run();
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+        run.stdout
+    };
+    let with = why(Some(&foreign), &[]);
+    let line = with
+        .lines()
+        .find(|l| l.starts_with("products "))
+        .unwrap_or_default();
+    // The best product's tools get the whole prior, 1 + 0.3.
+    let first = line.split("lifts ").nth(1).unwrap_or_default();
+    assert!(
+        first
+            .split(" · ")
+            .next()
+            .unwrap_or_default()
+            .ends_with(" ×1.300"),
+        "{with}"
+    );
+    let without = why(Some(&foreign), &["--param", "product_weight=0"]);
+    assert!(!without.contains("product prior"), "{without}");
+    let embedded = why(None, &[]);
+    assert!(!embedded.contains("product prior"), "{embedded}");
+}
