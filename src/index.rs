@@ -404,8 +404,10 @@ impl StemGroups {
 /// never makes a term starting with it.
 pub const SYNONYM_MARK: char = '~';
 
-/// What a catalog that [speaks one language](speaks_one_language) is lent at index time
-/// (docs/adr/0020), in the description field of each tool whose summary holds a Han character.
+/// What the index lends a catalog's tools at index time. A catalog that
+/// [speaks one language](speaks_one_language) is lent the English bridge and its synonyms
+/// (docs/adr/0020), in the description field of each tool whose summary holds a Han character;
+/// any catalog may be lent the situations of its `avoid_when` clauses (docs/adr/0012).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Bridge {
     /// The English phrases of the lexicon groups the summary touches
@@ -414,6 +416,10 @@ pub struct Bridge {
     /// Their Han phrases the summary does not hold (`Lexicon::bridge_phrases`), as synonym
     /// terms ([`SYNONYM_MARK`]), outside the field's length.
     pub synonyms: bool,
+    /// Each `avoid_when` clause that names tools of the catalog, those names blanked out, as
+    /// one more `use_when` sentence of each tool it names other than its own
+    /// ([`avoid_situations`]; docs/adr/0012's thin-catalog addendum, pre-registration 104).
+    pub situations: bool,
 }
 
 impl Bridge {
@@ -421,6 +427,7 @@ impl Bridge {
     pub const OFF: Bridge = Bridge {
         english: false,
         synonyms: false,
+        situations: false,
     };
 
     fn any(self) -> bool {
@@ -447,7 +454,10 @@ impl Index {
         let bridged = if bridges(catalog, bridge, single_field) {
             bridge
         } else {
-            Bridge::OFF
+            Bridge {
+                situations: bridge.situations,
+                ..Bridge::OFF
+            }
         };
         Index::build_in_chunks(catalog, analyzer, weights, single_field, bridged, n_chunks)
     }
@@ -467,8 +477,14 @@ impl Index {
         // Analysis, the bulk of the work, runs on consecutive chunks of tools in parallel; the
         // chunks are merged in tool order, so the index is the same for any number of chunks.
         let chunk_len = n_tools.div_ceil(n_chunks).max(1);
+        let situations = if bridged.situations && !single_field {
+            avoid_situations(catalog)
+        } else {
+            Vec::new()
+        };
         let analyse = |first: usize, chunk: &[ToolEntry]| {
-            analyse_chunk(first, chunk, analyzer, weights, single_field, bridged)
+            let lent = situations.get(first..).unwrap_or_default();
+            analyse_chunk(first, chunk, analyzer, weights, single_field, bridged, lent)
         };
         let chunks: Vec<Chunk> = std::thread::scope(|scope| {
             let mut pieces = tools.chunks(chunk_len).enumerate();
@@ -770,6 +786,7 @@ fn analyse_chunk(
     weights: &[f64; N_FIELDS],
     single_field: bool,
     bridged: Bridge,
+    situations: &[Vec<String>],
 ) -> Chunk {
     let mut chunk = Chunk {
         first: first as ToolId,
@@ -793,15 +810,17 @@ fn analyse_chunk(
         Field::UseWhen => analyzer,
         _ => &plain,
     };
-    for tool in tools {
+    for (at, tool) in tools.iter().enumerate() {
         let texts = field_texts(tool);
         let examples = example_texts(tool);
         for field_idx in 0..N_FIELDS {
             let mut n_terms = 0u32;
             // Pair terms are extra evidence, not length: they leave length norms alone.
             let mut pairs = 0u32;
-            // Synonym terms are extra evidence too (docs/adr/0020's synonym addendum).
+            // Synonym terms are extra evidence too (docs/adr/0020's synonym addendum), and so are
+            // lent situations (docs/adr/0012's thin-catalog addendum).
             let mut synonyms = 0u32;
+            let mut lent = 0u32;
             let mut intern = |term: &str| {
                 pairs += u32::from(crate::text::is_pair_term(term));
                 let id = chunk.intern(term) as usize;
@@ -827,6 +846,15 @@ fn analyse_chunk(
                 for text in &texts[field_idx] {
                     field_analyzer(Field::ALL[field_idx]).each_term(text, &mut intern);
                 }
+                if Field::ALL[field_idx] == Field::UseWhen {
+                    // Lent situations, like the bridge's synonyms, count in no length.
+                    for clause in situations.get(at).into_iter().flatten() {
+                        analyzer.each_term(clause, &mut |term: &str| {
+                            intern(term);
+                            lent += u32::from(!crate::text::is_pair_term(term));
+                        });
+                    }
+                }
                 if bridged.any() && Field::ALL[field_idx] == Field::Description {
                     let lent = Lent::of(&tool.def, bridged);
                     for phrase in lent.english {
@@ -851,7 +879,7 @@ fn analyse_chunk(
                     }
                 }
             }
-            chunk.doc_len[field_idx].push(n_terms - pairs - synonyms);
+            chunk.doc_len[field_idx].push(n_terms - pairs - synonyms - lent);
             for id in doc_terms.drain(..) {
                 let count = std::mem::take(&mut counts[id as usize]);
                 chunk.rows[field_idx].push((id, count));
@@ -1089,6 +1117,68 @@ pub fn bridges(catalog: &Catalog, bridge: Bridge, single_field: bool) -> bool {
             .tools()
             .iter()
             .any(|tool| !Lent::of(&tool.def, bridge).is_empty())
+}
+
+/// Per tool, the `avoid_when` clauses it is lent as `use_when` situations (docs/adr/0012's
+/// thin-catalog addendum, pre-registration 104; session 12's rule 57): each `avoid_when`
+/// sentence is cut into clauses at ， ； 。 , ; and ". ", and a clause that names canonical
+/// paths of the catalog goes, with those names blanked out, to each tool it names other than
+/// its own ("按条件查找记录时用 base.record.search" lends `base.record.search` "按条件查找记录时用").
+pub fn avoid_situations(catalog: &Catalog) -> Vec<Vec<String>> {
+    let mut lent = vec![Vec::new(); catalog.tools().len()];
+    let is_path_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-');
+    for (source, tool) in catalog.tools().iter().enumerate() {
+        for sentence in &tool.def.avoid_when {
+            for clause in clauses(sentence) {
+                let mut named: Vec<ToolId> = Vec::new();
+                let mut text = String::with_capacity(clause.len());
+                let mut rest = clause;
+                while let Some(start) = rest.find(is_path_char) {
+                    text.push_str(&rest[..start]);
+                    let run = &rest[start..];
+                    let len = run.find(|c: char| !is_path_char(c)).unwrap_or(run.len());
+                    let word = run[..len].trim_end_matches(['.', '-']);
+                    match catalog.by_canonical(word) {
+                        Some(id) => {
+                            named.push(id);
+                            text.push(' ');
+                            text.push_str(&run[word.len()..len]);
+                        }
+                        None => text.push_str(&run[..len]),
+                    }
+                    rest = &run[len..];
+                }
+                text.push_str(rest);
+                named.sort_unstable();
+                named.dedup();
+                for id in named {
+                    if id as usize != source {
+                        lent[id as usize].push(text.clone());
+                    }
+                }
+            }
+        }
+    }
+    lent
+}
+
+/// The clauses of an `avoid_when` sentence: cut at ， ； 。 , ; and at a full stop followed by
+/// a space, the separators dropped.
+fn clauses(sentence: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut chars = sentence.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        let cut = matches!(c, '，' | '；' | '。' | ',' | ';')
+            || (c == '.' && chars.peek().is_some_and(|&(_, next)| next.is_whitespace()));
+        if cut {
+            out.push(&sentence[start..at]);
+            start = at + c.len_utf8();
+        }
+    }
+    out.push(&sentence[start..]);
+    out.retain(|clause| !clause.trim().is_empty());
+    out
 }
 
 /// What the bridge lends one tool's description field (docs/adr/0020).
@@ -1375,11 +1465,12 @@ mod tests {
     fn a_catalog_speaking_one_language_gets_the_english_bridge() {
         const ENGLISH: Bridge = Bridge {
             english: true,
-            synonyms: false,
+            ..Bridge::OFF
         };
         const BOTH: Bridge = Bridge {
             english: true,
             synonyms: true,
+            ..Bridge::OFF
         };
         let in_description = |catalog: &Catalog, english: bool, tool: ToolId, term: &str| {
             let bridge = if english { ENGLISH } else { Bridge::OFF };
@@ -1425,6 +1516,7 @@ mod tests {
                 Bridge {
                     english: true,
                     synonyms,
+                    ..Bridge::OFF
                 },
             );
             let holds = |term: &str| description_holds(&index, RECALL, term);
@@ -1450,6 +1542,49 @@ mod tests {
 
     /// Pairs of a stop word and its neighbour are indexed for use_when only: the same sentence
     /// in the description gives today's pairs and no more.
+    /// An `avoid_when` clause that names a tool of the catalog is lent to that tool as a
+    /// `use_when` situation, the name blanked out, outside the field's length; the tool it came
+    /// from, a clause naming no tool and a name the catalog lacks lend nothing (docs/adr/0012's
+    /// thin-catalog addendum, pre-registration 104).
+    #[test]
+    fn avoid_when_clauses_are_situations_of_the_tools_they_name() {
+        let catalog = one_product(
+            "p",
+            r#"{"canonical_path":"p.get","name":"get","title":"查看记录","avoid_when":["按条件查找记录时用 p.search；已知多条 ID 时用 p.batch_get。","never for invoices"]},
+            {"canonical_path":"p.search","name":"search","title":"搜索记录","use_when":["找记录"],"avoid_when":["see p.missing, or p.get. Only by id"]}"#,
+        );
+        let lent = avoid_situations(&catalog);
+        let (get, search): (ToolId, ToolId) = (0, 1);
+        assert_eq!(
+            lent[search as usize],
+            vec!["按条件查找记录时用  ".to_string()]
+        );
+        assert_eq!(lent[get as usize], vec![" or  ".to_string()]);
+        let in_use_when = |index: &Index, tool: ToolId, term: &str| {
+            index.terms.id(term).is_some_and(|id| {
+                index.fields[Field::UseWhen as usize]
+                    .postings(id)
+                    .iter()
+                    .any(|&(t, _)| t == tool)
+            })
+        };
+        let plain = index_of(&catalog, Bridge::OFF);
+        let situated = index_of(
+            &catalog,
+            Bridge {
+                situations: true,
+                ..Bridge::OFF
+            },
+        );
+        assert!(!in_use_when(&plain, search, "条件"));
+        assert!(in_use_when(&situated, search, "条件"));
+        assert!(!in_use_when(&situated, get, "条件"));
+        assert!(!in_use_when(&situated, search, "p.search"));
+        let use_when = &situated.fields[Field::UseWhen as usize];
+        let before = &plain.fields[Field::UseWhen as usize];
+        assert_eq!(use_when.doc_len, before.doc_len);
+    }
+
     #[test]
     fn stop_pairs_are_indexed_for_use_when_only() {
         let catalog = one_product(
@@ -1512,6 +1647,7 @@ mod tests {
         let both = Bridge {
             english: true,
             synonyms: true,
+            situations: true,
         };
         for (single_field, bridged) in [(false, Bridge::OFF), (true, Bridge::OFF), (false, both)] {
             let weights = [1.0, 0.5, 0.3, 0.3, 0.2];

@@ -254,11 +254,12 @@ impl Retriever for Engine {
                 let bridged =
                     index::bridges(&self.catalog, self.config.lends(), self.config.single_field);
                 bridged.then(|| {
-                    // The answer without the bridge and without the product prior, as the
-                    // weak flag was calibrated (pre-registrations 99 and 103).
+                    // The answer without the bridge, the product prior and the lent situations,
+                    // as the weak flag was calibrated (pre-registrations 99, 103 and 104).
                     self.build_retriever(retrieve::Bm25Config {
                         bridge: false,
                         product_weight: 0.0,
+                        avoid_situations: false,
                         ..self.config
                     })
                 })

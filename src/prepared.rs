@@ -48,7 +48,7 @@ pub fn default_index(catalog: &Catalog) -> Index {
         &Analyzer::new(config.analyzer),
         &config.weights,
         config.single_field,
-        config.lends(),
+        crate::retrieve::lends(&config, catalog),
     )
 }
 

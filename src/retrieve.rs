@@ -203,6 +203,15 @@ fn name_static(name: &str) -> Option<&'static str> {
 /// benchmark cost 1.3 ms a query).
 pub const PRIOR_PRODUCTS: usize = 20;
 
+/// What `config`'s index of `catalog` is lent ([`Bm25Config::lends`]): the `avoid_when`
+/// situations not on the catalog the learned models were trained for, whose scores they read
+/// as trained (pre-registration 104).
+pub fn lends(config: &Bm25Config, catalog: &Catalog) -> crate::index::Bridge {
+    let mut lends = config.lends();
+    lends.situations &= !weak::weak().fits(catalog);
+    lends
+}
+
 /// Whether `config` scores `catalog` with the product prior (docs/adr/0003's product-prior
 /// addendum, pre-registration 103): a weight, several products, and not the catalog the
 /// learned models were trained for, whose scores they read as trained.
@@ -283,7 +292,7 @@ impl FieldedBm25 {
             &analyzer,
             &config.weights,
             config.single_field,
-            config.lends(),
+            lends(&config, catalog),
         );
         FieldedBm25::with_index(name, config, catalog, index)
     }

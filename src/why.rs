@@ -307,6 +307,14 @@ fn explain_request(
             " · English bridge in the description field (docs/adr/0020)"
         });
     }
+    let situated = crate::retrieve::lends(&engine.config, catalog).situations
+        && !engine.config.single_field
+        && crate::index::avoid_situations(catalog)
+            .iter()
+            .any(|lent| !lent.is_empty());
+    if outcome.strategy != search::STRATEGY_EXACT_GUARD && situated {
+        out.push_str(" · avoid_when clauses lent as use_when situations of the tools they name (docs/adr/0012)");
+    }
     out.push('\n');
     if outcome.strategy == search::STRATEGY_EXACT_GUARD
         || outcome.strategy == search::STRATEGY_EXACT_FILTERED

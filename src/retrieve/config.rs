@@ -127,6 +127,11 @@ pub struct Bm25Config {
     /// ln(1 + qtf), as a joined term; a workflow's arm brings none (0 = nothing lent;
     /// docs/adr/0020's synonym addenda, pre-registration 102).
     pub synonym_weight: f64,
+    /// Each `avoid_when` clause that names tools of the catalog is lent, those names blanked
+    /// out, as a `use_when` sentence of each tool it names (`index::avoid_situations`;
+    /// docs/adr/0012's thin-catalog addendum, pre-registration 104). Not on the catalog the
+    /// learned models were trained for (`retrieve::lends`).
+    pub avoid_situations: bool,
     /// Coordination factor: in a request of at least `short_query_words` word terms, a hit's
     /// score is multiplied by `1 - coord + coord * coverage` (its share of the user's own
     /// words' idf, as for `min_coverage`), so tools matching more of what the user wrote come
@@ -160,11 +165,13 @@ pub struct Bm25Config {
 }
 
 impl Bm25Config {
-    /// What the index lends a catalog that speaks one language (docs/adr/0020).
+    /// What the index lends a catalog that speaks one language (docs/adr/0020), and any
+    /// catalog's `avoid_when` situations (for a catalog, `retrieve::lends` decides the last).
     pub fn lends(&self) -> crate::index::Bridge {
         crate::index::Bridge {
             english: self.bridge,
             synonyms: self.bridge && self.synonym_weight > 0.0,
+            situations: self.avoid_situations,
         }
     }
 
@@ -227,6 +234,7 @@ impl Bm25Config {
             "tail_floor" => self.tail_floor = number()?,
             "arm_floor" => self.arm_floor = number()?,
             "synonym_weight" => self.synonym_weight = number()?,
+            "avoid_situations" => self.avoid_situations = flag()?,
             "bridge" => self.bridge = flag()?,
             "coord" => self.coord = number()?,
             "product_boost" => self.product_boost = number()?,
@@ -307,6 +315,7 @@ impl Bm25Config {
         arm_floor: 0.6,
         bridge: true,
         synonym_weight: 0.5,
+        avoid_situations: true,
         coord: 0.3,
         product_boost: 1.0,
         product_weight: 0.3,
@@ -366,6 +375,7 @@ impl Bm25Config {
         arm_floor: 0.0,
         bridge: false,
         synonym_weight: 0.0,
+        avoid_situations: false,
         coord: 0.0,
         product_boost: 1.0,
         product_weight: 0.0,

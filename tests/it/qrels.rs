@@ -175,8 +175,9 @@ fn the_sets_over_other_catalogs_are_valid_and_consistent_with_them() {
                 "holdout-4.json",
                 "holdout-5.json",
                 "holdout-6.json",
+                "holdout-7.json",
             ][..],
-            1547,
+            1784,
         ),
         (
             "imported",

@@ -297,8 +297,8 @@ fn the_flag_does_not_depend_on_the_limit() {
 
 /// The English bridge (docs/adr/0020) moves the ranking of a catalog that speaks one language
 /// and never its weak flags, which the same request without the bridge (and without the product
-/// prior, docs/adr/0003) decides. The embedded catalog, whose summaries are mostly bilingual, is
-/// not bridged at all.
+/// prior, docs/adr/0003, and the lent `avoid_when` situations, docs/adr/0012) decides. The
+/// embedded catalog, whose summaries are mostly bilingual, is not bridged at all.
 #[test]
 fn the_bridge_moves_rankings_and_never_weak_flags() {
     let foreign = repo().join("qrels/foreign/catalog").display().to_string();
@@ -306,7 +306,7 @@ fn the_bridge_moves_rankings_and_never_weak_flags() {
     let off = eval_report(
         "foreign/dev.json",
         Some(&foreign),
-        &["bridge=false", "product_weight=0"],
+        &["bridge=false", "product_weight=0", "avoid_situations=false"],
     );
     let moved = same_flags(&on, &off)
         .filter(|(a, b)| a["returned"] != b["returned"])

@@ -304,6 +304,13 @@ fn why_says_when_the_catalog_is_bridged() {
     );
     let run = ts(&["why", "--query", "unsend my last message"]).run();
     assert!(!run.stdout.contains("English bridge"), "{}", run.stdout);
+    // Its `avoid_when` clauses are lent as situations too (docs/adr/0012), not the embedded
+    // catalog's.
+    let lent = "avoid_when clauses lent as use_when situations";
+    assert!(catalog_line(&[]).contains(lent), "{}", catalog_line(&[]));
+    let without = catalog_line(&["--param", "avoid_situations=false"]);
+    assert!(!without.contains(lent), "{without}");
+    assert!(!run.stdout.contains(lent), "{}", run.stdout);
 }
 
 /// On a catalog of several products that is not the embedded one, `why` names the products
