@@ -415,3 +415,44 @@ fn invariant_serve_answers_do_not_depend_on_request_order() {
     assert_eq!(forwards.len(), requests.len());
     assert_eq!(forwards, backwards);
 }
+
+/// The foreign catalog, where the product prior (docs/adr/0003) and the lent `avoid_when`
+/// situations (docs/adr/0012) apply: `eval --json` of its dev set gives the same bytes from its
+/// directory and from one merged file with its products and their tools reversed, in another
+/// locale, time zone and working directory.
+#[test]
+fn invariant_the_foreign_catalog_evaluates_alike_in_any_order_and_process() {
+    let catalog_dir = repo().join("qrels/foreign/catalog");
+    let mut products: Vec<serde_json::Value> = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(&catalog_dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    files.sort();
+    for path in files.iter().rev() {
+        let document: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        for product in document["products"].as_array().unwrap().iter().rev() {
+            let mut product = product.clone();
+            if let Some(tools) = product["tools"].as_array_mut() {
+                tools.reverse();
+            }
+            products.push(product);
+        }
+    }
+    let dir = TempDir::new("foreign-reversed");
+    let merged = dir.path().join("foreign.json");
+    let document = json!({"version":"catalog.v1","products":products});
+    std::fs::write(&merged, document.to_string()).unwrap();
+    let qrels = repo().join("qrels/foreign/dev.json").display().to_string();
+    let eval = |catalog: &str| ts(&["eval", "--catalog", catalog, "--qrels", &qrels, "--json"]);
+    let first = eval(&catalog_dir.display().to_string()).run();
+    assert_eq!(first.code, 0, "{first:?}");
+    let elsewhere = TempDir::new("foreign-cwd");
+    let second = eval(&merged.display().to_string())
+        .env("LC_ALL", "zh_CN.UTF-8")
+        .env("TZ", "Asia/Shanghai")
+        .cwd(elsewhere.path())
+        .run();
+    assert_eq!(second, first);
+}
