@@ -531,9 +531,10 @@ impl FieldedBm25 {
         let Some(model) = self.weak_model.filter(|_| !hits.is_empty()) else {
             return (hits, None);
         };
-        // The models were trained without the product prior: they read each hit's score
-        // without its factor (and `intent_multiplier`), in the answer's order.
-        let unlifted: Vec<Hit>;
+        // The models were trained without the product prior: they read the hits as the ranking
+        // without it would order them, each score without its factor (and
+        // `intent_multiplier`).
+        let mut unlifted: Vec<Hit>;
         let judged = if plan.product_prior.is_empty() {
             &hits
         } else {
@@ -547,7 +548,8 @@ impl FieldedBm25 {
                         ..hit.clone()
                     }
                 })
-                .collect();
+                .collect::<Vec<Hit>>();
+            sort_hits(&mut unlifted);
             &unlifted
         };
         let scale = self.feature_scale(&plan, &plans, judged);

@@ -325,20 +325,13 @@ fn the_bridge_moves_rankings_and_never_weak_flags() {
 /// several products. On the bridged foreign catalog it never moves a weak flag, by construction:
 /// the judge (no bridge, no prior) decides them. On the imported English catalog, where the
 /// first-hit rule reads the answer's own first hit, no flag moved when it was adopted: a
-/// tripwire. The weak model reads an answer's scores without the prior's factors; on the foreign
-/// catalog without the bridge (so that the model judges the answer itself) the flags move by at
-/// most one request either way (44 → 43 answerable singles flagged when adopted; with the
-/// factors left in, 44 → 35).
+/// tripwire. The weak model reads an answer's hits as the ranking without the prior orders them,
+/// their scores without its factors; on the foreign catalog without the bridge and the lent
+/// situations (so that the model judges the answer itself, and only the prior differs) no flag
+/// moved when that was settled, a tripwire too (44 → 44 answerable singles flagged; 44 → 43 in
+/// the answer's order, 44 → 35 with the factors left in).
 #[test]
 fn the_product_prior_moves_rankings_and_not_weak_flags() {
-    let flagged = |report: &serde_json::Value| {
-        report["per_case"]
-            .as_array()
-            .expect("per_case")
-            .iter()
-            .filter(|case| case["weak_match"] == true)
-            .count()
-    };
     for (qrels, catalog, at_least) in [
         ("foreign/dev.json", "qrels/foreign/catalog", 20),
         ("imported/dev.json", "qrels/imported/catalog", 10),
@@ -353,14 +346,15 @@ fn the_product_prior_moves_rankings_and_not_weak_flags() {
             moved >= at_least,
             "the prior moved {moved} answers of {qrels}"
         );
-        let on = eval_report(qrels, Some(&catalog), &["bridge=false"]);
-        let off = eval_report(qrels, Some(&catalog), &["bridge=false", "product_weight=0"]);
-        assert!(
-            flagged(&on).abs_diff(flagged(&off)) <= 1,
-            "{qrels} without the bridge: {} flagged with the prior, {} without",
-            flagged(&on),
-            flagged(&off)
+        let alone = ["bridge=false", "avoid_situations=false"];
+        let on = eval_report(qrels, Some(&catalog), &alone);
+        let off = eval_report(
+            qrels,
+            Some(&catalog),
+            &[alone[0], alone[1], "product_weight=0"],
         );
+        // Every request's flag, one by one.
+        assert_eq!(same_flags(&on, &off).count(), 120, "{qrels}");
         assert_eq!(
             on["overall"]["abstain_accuracy"],
             off["overall"]["abstain_accuracy"]
