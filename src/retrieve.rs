@@ -212,13 +212,6 @@ pub fn lends(config: &Bm25Config, catalog: &Catalog) -> crate::index::Bridge {
     lends
 }
 
-/// Whether `config` scores `catalog` with the product prior (docs/adr/0003's product-prior
-/// addendum, pre-registration 103): a weight, several products, and not the catalog the
-/// learned models were trained for, whose scores they read as trained.
-pub fn has_product_prior(config: &Bm25Config, catalog: &Catalog) -> bool {
-    config.product_weight > 0.0 && catalog.products().len() >= 2 && !weak::weak().fits(catalog)
-}
-
 /// Weighted per-field BM25 (k1, b, idf `ln(1 + (N − df + 0.5)/(df + 0.5))`, query-term
 /// weight `ln(1 + qtf)`).
 pub struct FieldedBm25 {
@@ -314,16 +307,20 @@ impl FieldedBm25 {
             .count()
             >= n_tools;
         let trained_for = weak::weak().fits(catalog);
-        let product_config = Bm25Config {
-            product_weight: 0.0,
-            learned_weak: false,
-            learned_sure: false,
-            learned_tail: false,
-            ..config
-        };
+        // The product prior (docs/adr/0003's product-prior addendum, pre-registration 103):
+        // with a weight, in a catalog of several products (`products_as_tools`), and not on the
+        // catalog the learned models were trained for, whose scores they read as trained.
+        // (No closure here: one that builds a `Bm25Config` by update crashes rustc's MIR check.)
         let mut products = None;
-        if has_product_prior(&config, catalog) {
+        if config.product_weight > 0.0 && !trained_for {
             if let Some(documents) = catalog.products_as_tools() {
+                let product_config = Bm25Config {
+                    product_weight: 0.0,
+                    learned_weak: false,
+                    learned_sure: false,
+                    learned_tail: false,
+                    ..config
+                };
                 products = Some(Box::new(FieldedBm25::new(name, product_config, &documents)));
             }
         }
