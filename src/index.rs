@@ -820,7 +820,7 @@ fn analyse_chunk(
             // Synonym terms are extra evidence too (docs/adr/0020's synonym addendum), and so are
             // lent situations (docs/adr/0012's thin-catalog addendum).
             let mut synonyms = 0u32;
-            let mut lent = 0u32;
+            let mut situated = 0u32;
             let mut intern = |term: &str| {
                 pairs += u32::from(crate::text::is_pair_term(term));
                 let id = chunk.intern(term) as usize;
@@ -851,7 +851,7 @@ fn analyse_chunk(
                     for clause in situations.get(at).into_iter().flatten() {
                         analyzer.each_term(clause, &mut |term: &str| {
                             intern(term);
-                            lent += u32::from(!crate::text::is_pair_term(term));
+                            situated += u32::from(!crate::text::is_pair_term(term));
                         });
                     }
                 }
@@ -879,7 +879,7 @@ fn analyse_chunk(
                     }
                 }
             }
-            chunk.doc_len[field_idx].push(n_terms - pairs - synonyms - lent);
+            chunk.doc_len[field_idx].push(n_terms - pairs - synonyms - situated);
             for id in doc_terms.drain(..) {
                 let count = std::mem::take(&mut counts[id as usize]);
                 chunk.rows[field_idx].push((id, count));
