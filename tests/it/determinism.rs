@@ -109,7 +109,12 @@ fn reversed_json(value: &serde_json::Value, out: &mut String) {
 
 /// The repository's `catalog/*.json` (the embedded catalog's source), parsed.
 fn repo_catalog_documents() -> Vec<(String, serde_json::Value)> {
-    let mut files: Vec<_> = std::fs::read_dir(repo().join("catalog"))
+    catalog_documents("catalog")
+}
+
+/// The `*.json` files of the repository's directory `dir`, parsed, by file name.
+fn catalog_documents(dir: &str) -> Vec<(String, serde_json::Value)> {
+    let mut files: Vec<_> = std::fs::read_dir(repo().join(dir))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
@@ -424,14 +429,7 @@ fn invariant_serve_answers_do_not_depend_on_request_order() {
 fn invariant_the_foreign_catalog_evaluates_alike_in_any_order_and_process() {
     let catalog_dir = repo().join("qrels/foreign/catalog");
     let mut products: Vec<serde_json::Value> = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(&catalog_dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .collect();
-    files.sort();
-    for path in files.iter().rev() {
-        let document: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for (_, document) in catalog_documents("qrels/foreign/catalog").iter().rev() {
         for product in document["products"].as_array().unwrap().iter().rev() {
             let mut product = product.clone();
             if let Some(tools) = product["tools"].as_array_mut() {
@@ -441,15 +439,14 @@ fn invariant_the_foreign_catalog_evaluates_alike_in_any_order_and_process() {
         }
     }
     let dir = TempDir::new("foreign-reversed");
-    let merged = dir.path().join("foreign.json");
     let document = json!({"version":"catalog.v1","products":products});
-    std::fs::write(&merged, document.to_string()).unwrap();
+    let merged = dir.write("foreign.json", &document.to_string());
     let qrels = repo().join("qrels/foreign/dev.json").display().to_string();
     let eval = |catalog: &str| ts(&["eval", "--catalog", catalog, "--qrels", &qrels, "--json"]);
     let first = eval(&catalog_dir.display().to_string()).run();
     assert_eq!(first.code, 0, "{first:?}");
     let elsewhere = TempDir::new("foreign-cwd");
-    let second = eval(&merged.display().to_string())
+    let second = eval(&merged)
         .env("LC_ALL", "zh_CN.UTF-8")
         .env("TZ", "Asia/Shanghai")
         .cwd(elsewhere.path())
