@@ -841,19 +841,7 @@ fn judged_queries() -> Vec<String> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut queries = Vec::new();
     for file in ["qrels/dev.json", "qrels/test.json"] {
-        let qrels: Value =
-            serde_json::from_str(&std::fs::read_to_string(root.join(file)).expect("qrels file"))
-                .expect("qrels JSON");
-        for case in qrels["cases"].as_array().expect("cases") {
-            queries.push(
-                case["query"]
-                    .as_str()
-                    .expect("query")
-                    .chars()
-                    .take(256)
-                    .collect(),
-            );
-        }
+        queries.extend(case_texts(&root.join(file), false));
     }
     assert!(
         queries.len() >= 1_000,
@@ -861,6 +849,23 @@ fn judged_queries() -> Vec<String> {
         queries.len()
     );
     queries
+}
+
+/// The requests of the qrels file at `path`, each cut to 256 characters as `eval` cuts them,
+/// with each workflow's subqueries after its request when `subqueries`.
+fn case_texts(path: &std::path::Path, subqueries: bool) -> Vec<String> {
+    let qrels: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("qrels file"))
+        .expect("qrels JSON");
+    let mut texts = Vec::new();
+    for case in qrels["cases"].as_array().expect("cases") {
+        let arms = case["workflow"]["subqueries"]
+            .as_array()
+            .filter(|_| subqueries);
+        for text in std::iter::once(&case["query"]).chain(arms.into_iter().flatten()) {
+            texts.push(text.as_str().expect("text").chars().take(256).collect());
+        }
+    }
+    texts
 }
 
 /// Pruning is exact on real queries too: every judged query, at several limits (a single
@@ -1036,16 +1041,7 @@ fn the_product_prior_is_exact_on_the_foreign_catalog() {
     for entry in std::fs::read_dir(&root).expect("qrels/foreign") {
         let path = entry.expect("entry").path();
         if path.extension().is_some_and(|e| e == "json") {
-            let set: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("read"))
-                .expect("qrels JSON");
-            for case in set["cases"].as_array().expect("cases") {
-                let subqueries = case["workflow"]["subqueries"].as_array();
-                for text in std::iter::once(&case["query"]).chain(subqueries.into_iter().flatten())
-                {
-                    let text: String = text.as_str().expect("text").chars().take(256).collect();
-                    queries.insert(text);
-                }
-            }
+            queries.extend(case_texts(&path, true));
         }
     }
     assert!(queries.len() >= 1_000, "only {} requests", queries.len());
