@@ -199,7 +199,8 @@ impl Analyzer {
     ) {
         // Without a connector or an upper-case letter a word is its only piece.
         let pieces = if self.config.split_identifiers
-            && word.chars().any(|c| is_connector(c) || c.is_uppercase())
+            && (word.chars().any(|c| is_connector(c) || c.is_uppercase())
+                || numbered_word(word).is_some())
         {
             identifier_pieces(word)
         } else {
@@ -510,9 +511,10 @@ fn each_run<'t>(text: &'t str, mut f: impl FnMut(Run<'t>)) {
 const ACRONYM_INFLECTIONS: &[&str] = &["d", "ed", "er", "ers", "es", "ing", "s"];
 
 /// The pieces of an identifier: split on connectors, then at camelCase boundaries
-/// (`getHTTPResponse` → get, HTTP, Response) and letter/digit boundaries are kept together.
-/// An acronym that ends its part with an inflection is one piece without it (`getURLs` → get,
-/// URL; `DINGed` → DING), not an acronym cut before its last letter (UR, Ls).
+/// (`getHTTPResponse` → get, HTTP, Response); letter/digit boundaries are kept together, except
+/// that a numbered word's piece is its word (`KR2` → KR, `rename_Sheet3` → rename, Sheet; see
+/// [`numbered_word`]). An acronym that ends its part with an inflection is one piece without it
+/// (`getURLs` → get, URL; `DINGed` → DING), not an acronym cut before its last letter (UR, Ls).
 fn identifier_pieces(word: &str) -> Vec<&str> {
     let mut pieces = Vec::new();
     for part in word.split(is_connector) {
@@ -545,7 +547,23 @@ fn identifier_pieces(word: &str) -> Vec<&str> {
             pieces.push(&part[at..]);
         }
     }
+    for piece in &mut pieces {
+        *piece = numbered_word(piece).unwrap_or(piece);
+    }
     pieces
+}
+
+/// The word of a numbered word: two or more ASCII letters, then one or two digits and nothing
+/// else (`KR2` → `KR`, `Sheet1` → `Sheet`, `FY24` → `FY`). `v2`, `Q3`, `2FA`, `sha256` and
+/// `user7745` have none: one letter names nothing, and three digits or more make an identifier,
+/// not a number in a series (docs/adr/0001, numbered words).
+fn numbered_word(piece: &str) -> Option<&str> {
+    let letters = piece.bytes().take_while(u8::is_ascii_alphabetic).count();
+    (letters >= 2
+        && letters < piece.len()
+        && piece.len() - letters <= 2
+        && piece.bytes().skip(letters).all(|b| b.is_ascii_digit()))
+    .then(|| &piece[..letters])
 }
 
 /// English function words (sorted for binary search).
@@ -721,6 +739,40 @@ mod tests {
             NO_PAIRS,
             "dws chat message-send",
             "dws chat message-send message send",
+        );
+    }
+
+    #[test]
+    fn numbered_words_also_give_their_word() {
+        for (piece, word) in [
+            ("KR2", Some("KR")),
+            ("Sheet3", Some("Sheet")),
+            ("FY24", Some("FY")),
+            ("win11", Some("win")),
+            ("v2", None),
+            ("Q3", None),
+            ("2FA", None),
+            ("sha256", None),
+            ("user7745", None),
+            ("KR", None),
+            ("KR2b", None),
+        ] {
+            assert_eq!(numbered_word(piece), word, "{piece}");
+        }
+        // The whole word stays a term; the pair follows the word, not the number.
+        check(NO_PAIRS, "bump KR2", "bump kr2 kr");
+        check(
+            NGRAMS_ONLY,
+            "rename Sheet2",
+            "rename sheet2 sheet #rename sheet",
+        );
+        check(NO_PAIRS, "tab_Sheet12", "tab_sheet12 tab sheet #id:tab");
+        check(NO_PAIRS, "v2 user7745 Q3", "v2 user7745 q3");
+        // The same terms in the catalog's text and in the query: `Sheet2` finds `sheet`.
+        check(
+            NO_PAIRS,
+            "重命名Sheet2",
+            "#重 #重命 #命 #命名 #名 sheet2 sheet",
         );
     }
 

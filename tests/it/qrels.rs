@@ -141,6 +141,7 @@ fn every_judged_set_is_valid_and_consistent_with_the_catalog() {
         "holdout-ranking-2.json",
         "holdout-ranking-3.json",
         "holdout-ranking-4.json",
+        "holdout-numbered.json",
         "identity.json",
     ] {
         // Identity cases are generated (qrels/gen_identity.py): unavailable tools are their
@@ -176,8 +177,9 @@ fn the_sets_over_other_catalogs_are_valid_and_consistent_with_them() {
                 "holdout-5.json",
                 "holdout-6.json",
                 "holdout-7.json",
+                "holdout-8.json",
             ][..],
-            1784,
+            1864,
         ),
         (
             "imported",
