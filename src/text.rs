@@ -197,7 +197,8 @@ impl Analyzer {
         mut pairs: Option<&mut Pairs>,
         emit: &mut dyn FnMut(&str),
     ) {
-        // Without a connector or an upper-case letter a word is its only piece.
+        // Without a connector or an upper-case letter a word is its only piece, unless it is a
+        // numbered word (`kr2`).
         let pieces = if self.config.split_identifiers
             && (word.chars().any(|c| is_connector(c) || c.is_uppercase())
                 || numbered_word(word).is_some())
