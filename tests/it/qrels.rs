@@ -143,6 +143,7 @@ fn every_judged_set_is_valid_and_consistent_with_the_catalog() {
         "holdout-ranking-4.json",
         "holdout-numbered.json",
         "holdout-who.json",
+        "holdout-howto.json",
         "identity.json",
     ] {
         // Identity cases are generated (qrels/gen_identity.py): unavailable tools are their
@@ -180,8 +181,9 @@ fn the_sets_over_other_catalogs_are_valid_and_consistent_with_them() {
                 "holdout-7.json",
                 "holdout-8.json",
                 "holdout-9.json",
+                "holdout-10.json",
             ][..],
-            1944,
+            2024,
         ),
         (
             "imported",
